@@ -1,0 +1,50 @@
+// A small command-line parser: --name VALUE / --name=VALUE options, flags, positionals, and --help
+// text generated from the declarations. Errors are UsageError with the offending argument.
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include "hetsparse/error.hpp"
+
+namespace hetsparse::cli {
+
+class UsageError : public Error {
+ public:
+  using Error::Error;
+};
+
+class ArgParser {
+ public:
+  ArgParser(std::string program, std::string summary);
+  ArgParser& flag(const std::string& name, const std::string& help);
+  ArgParser& option(const std::string& name, const std::string& metavar, const std::string& help,
+                    const std::string& default_value = "");
+  ArgParser& positional(const std::string& name, const std::string& help, bool required = false);
+  ArgParser& epilog(const std::string& text);
+
+  // false when --help was given (the help text was printed to stdout).
+  bool parse(int argc, char** argv);
+
+  bool has(const std::string& name) const;  // flag set, option given, or positional present
+  std::string get(const std::string& name) const;
+  long get_int(const std::string& name) const;
+  double get_double(const std::string& name) const;
+  std::string help() const;
+
+ private:
+  struct Opt {
+    std::string name, metavar, help, value;
+    bool is_flag = false, given = false;
+  };
+  struct Pos {
+    std::string name, help, value;
+    bool required = false, given = false;
+  };
+  const Opt& find(const std::string& name) const;
+  std::string program_, summary_, epilog_;
+  std::vector<Opt> opts_;
+  std::vector<Pos> pos_;
+};
+
+}  // namespace hetsparse::cli

@@ -1,0 +1,63 @@
+// `hetsparse`: the command-line front end. Dispatches to subcommands; every error becomes one line on
+// stderr and a non-zero exit status (2 for usage errors, 1 otherwise).
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <string>
+
+#include "apps/cli/args.hpp"
+#include "apps/commands.hpp"
+
+namespace {
+
+struct Command {
+  const char* name;
+  int (*run)(int, char**);
+  const char* summary;
+};
+constexpr Command kCommands[] = {
+    {"info", hetsparse::cli::cmd_info, "workers, topology, scheduler, StarPU/CUDA versions"},
+    {"gen", hetsparse::cli::cmd_gen, "write a generated matrix (Laplacians, elasticity, R-MAT, ...) to .mtx"},
+    {"spmv", hetsparse::cli::cmd_spmv, "sparse matrix-vector products on CPUs and GPUs, checked and timed"},
+};
+
+void usage(FILE* f) {
+  std::fprintf(f, "usage: hetsparse <command> [options]   (hetsparse <command> --help for details)\n\n"
+                  "hetsparse runs sparse linear algebra as StarPU task graphs over every CPU core and GPU.\n\n"
+                  "commands:\n");
+  for (const auto& c : kCommands) std::fprintf(f, "  %-8s %s\n", c.name, c.summary);
+  std::fprintf(f, "\nenvironment: STARPU_SCHED, STARPU_NCPU, STARPU_NCUDA, STARPU_CALIBRATE, STARPU_PERF_MODEL_DIR\n");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    usage(stderr);
+    return 2;
+  }
+  const std::string cmd = argv[1];
+  if (cmd == "-h" || cmd == "--help" || cmd == "help") {
+    usage(stdout);
+    return 0;
+  }
+  if (cmd == "--version") {
+    std::printf("hetsparse %s\n", HETSPARSE_VERSION);
+    return 0;
+  }
+  for (const auto& c : kCommands) {
+    if (cmd != c.name) continue;
+    try {
+      return c.run(argc - 2, argv + 2);
+    } catch (const hetsparse::cli::UsageError& e) {
+      std::fprintf(stderr, "%s\n", e.what());
+      return 2;
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "hetsparse %s: error: %s\n", c.name, e.what());
+      return 1;
+    }
+  }
+  std::fprintf(stderr, "hetsparse: unknown command '%s'\n\n", cmd.c_str());
+  usage(stderr);
+  return 2;
+}

@@ -1,0 +1,23 @@
+# Installation and the exported CMake package: find_package(hetsparse) gives hetsparse::hetsparse.
+include(CMakePackageConfigHelpers)
+
+set(HETSPARSE_LIBRARIES hetsparse_headers hetsparse_warnings hetsparse_sparse hetsparse_reference
+    hetsparse_runtime hetsparse_kernels hetsparse_codelets hetsparse_planners hetsparse_spmv)
+add_library(hetsparse_all INTERFACE)
+target_link_libraries(hetsparse_all INTERFACE hetsparse_spmv hetsparse_planners hetsparse_codelets hetsparse_runtime
+                      hetsparse_reference hetsparse_sparse)
+set_target_properties(hetsparse_all PROPERTIES EXPORT_NAME hetsparse)
+
+install(TARGETS ${HETSPARSE_LIBRARIES} hetsparse_all EXPORT hetsparseTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(DIRECTORY include/hetsparse DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+foreach(dir sparse reference runtime codelets planners spmv)
+  install(DIRECTORY ${dir} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/hetsparse FILES_MATCHING PATTERN "*.hpp")
+endforeach()
+install(EXPORT hetsparseTargets NAMESPACE hetsparse:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/hetsparse)
+configure_package_config_file(cmake/hetsparseConfig.cmake.in ${CMAKE_CURRENT_BINARY_DIR}/hetsparseConfig.cmake
+                              INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/hetsparse)
+write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/hetsparseConfigVersion.cmake
+                                 COMPATIBILITY SameMinorVersion)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/hetsparseConfig.cmake ${CMAKE_CURRENT_BINARY_DIR}/hetsparseConfigVersion.cmake
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/hetsparse)

@@ -1,0 +1,71 @@
+// dpotrf through cuSOLVER's dense API, asynchronous on the caller's stream.
+#include "codelets/potrf/potrf.hpp"
+
+#include <climits>
+#include <string>
+
+#include "codelets/common/cublas_params.hpp"
+#include "codelets/common/cuda_check.hpp"
+#include "codelets/common/dimension_checks.hpp"
+
+namespace hetsparse::kernels {
+namespace {
+
+// Binds the handle to a stream for one call and restores the caller's binding, since StarPU workers
+// share their handles between tasks.
+class CusolverStreamScope {
+ public:
+  CusolverStreamScope(cusolverDnHandle_t handle, cudaStream_t stream) : handle_(handle) {
+    check_cusolver(cusolverDnGetStream(handle_, &saved_), "cusolverDnGetStream in potrf_cuda");
+    check_cusolver(cusolverDnSetStream(handle_, stream), "cusolverDnSetStream in potrf_cuda");
+  }
+  // Rebinding cannot fail for a handle just used; a destructor must not throw.
+  ~CusolverStreamScope() { cusolverDnSetStream(handle_, saved_); }
+  CusolverStreamScope(const CusolverStreamScope&) = delete;
+  CusolverStreamScope& operator=(const CusolverStreamScope&) = delete;
+
+ private:
+  cusolverDnHandle_t handle_;
+  cudaStream_t saved_ = nullptr;
+};
+
+}  // namespace
+
+int potrf_cuda_workspace_size(cusolverDnHandle_t handle, char uplo, int n, double* A, int lda) {
+  constexpr const char* routine = "potrf_cuda_workspace_size";
+  const cublasFillMode_t fill = cublas_fill_mode(uplo, routine);
+  require_nonnegative(routine, "n", n);
+  require_leading_dimension(routine, "lda", lda, n);
+  int elems = 0;
+  check_cusolver(cusolverDnDpotrf_bufferSize(handle, fill, n, A, lda, &elems),
+                 "cusolverDnDpotrf_bufferSize in potrf_cuda_workspace_size");
+  if (elems < 0 || elems > INT_MAX / static_cast<int>(sizeof(double))) {
+    throw InvalidArgument("potrf_cuda_workspace_size: workspace of " + std::to_string(elems) +
+                          " doubles does not fit an int byte count (n=" + std::to_string(n) + ")");
+  }
+  return elems * static_cast<int>(sizeof(double));
+}
+
+void potrf_cuda(cusolverDnHandle_t handle, cudaStream_t stream, char uplo, int n, double* A, int lda,
+                double* workspace, int workspace_elems, int* dev_info) {
+  constexpr const char* routine = "potrf_cuda";
+  const cublasFillMode_t fill = cublas_fill_mode(uplo, routine);
+  require_nonnegative(routine, "n", n);
+  require_leading_dimension(routine, "lda", lda, n);
+  CusolverStreamScope bound(handle, stream);
+  check_cusolver(cusolverDnDpotrf(handle, fill, n, A, lda, workspace, workspace_elems, dev_info),
+                 "cusolverDnDpotrf in potrf_cuda");
+}
+
+int potrf_cuda_info(cudaStream_t stream, const int* dev_info) {
+  int info = 0;
+  check_cuda(cudaMemcpyAsync(&info, dev_info, sizeof(int), cudaMemcpyDeviceToHost, stream),
+             "cudaMemcpyAsync of devInfo in potrf_cuda_info");
+  check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize in potrf_cuda_info");
+  if (info < 0) {
+    throw InvalidArgument("potrf_cuda: cusolverDnDpotrf rejected argument " + std::to_string(-info));
+  }
+  return info;
+}
+
+}  // namespace hetsparse::kernels

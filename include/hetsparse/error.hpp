@@ -1,0 +1,70 @@
+// Typed errors for hetsparse. Every failure a user can cause (bad file, bad structure, non-SPD matrix)
+// or the system can cause (StarPU, CUDA, a library) becomes one of these, with the place named.
+#pragma once
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace hetsparse {
+
+// Base of every hetsparse exception.
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Malformed input file: the message names file and line.
+class ParseError : public Error {
+ public:
+  ParseError(const std::string& file, std::int64_t line, const std::string& what)
+      : Error(file + ":" + std::to_string(line) + ": " + what), file_(file), line_(line) {}
+  const std::string& file() const { return file_; }
+  std::int64_t line() const { return line_; }
+
+ private:
+  std::string file_;
+  std::int64_t line_;
+};
+
+// A matrix whose structure is wrong for the operation (missing diagonal, entry on the wrong side, ...).
+// row/col are 0-based; the message prints them 0-based too and says so.
+class StructureError : public Error {
+ public:
+  StructureError(std::int64_t row, std::int64_t col, const std::string& what)
+      : Error(what + " (row " + std::to_string(row) + ", column " + std::to_string(col) + ", 0-based)"),
+        row_(row), col_(col) {}
+  std::int64_t row() const { return row_; }
+  std::int64_t col() const { return col_; }
+
+ private:
+  std::int64_t row_, col_;
+};
+
+// Bad argument to an API call (sizes that do not match, unknown option value, ...).
+class InvalidArgument : public Error {
+ public:
+  using Error::Error;
+};
+
+// A factorization met a non-positive pivot; column() is 0-based in the caller's numbering.
+class NotPositiveDefinite : public Error {
+ public:
+  NotPositiveDefinite(std::int64_t column, const std::string& what)
+      : Error(what + " (column " + std::to_string(column) + ", 0-based)"), column_(column) {}
+  std::int64_t column() const { return column_; }
+
+ private:
+  std::int64_t column_;
+};
+
+// Failures reported by StarPU, the CUDA runtime or a numerical library, with the call that failed.
+class RuntimeFailure : public Error {
+ public:
+  using Error::Error;
+};
+class CudaError : public RuntimeFailure {
+ public:
+  using RuntimeFailure::RuntimeFailure;
+};
+
+}  // namespace hetsparse

@@ -1,0 +1,70 @@
+// StarPU side of a codelet: a starpu_codelet with a history-based performance model, wrapped as the
+// planner-visible Kernel. Only codelets/<kernel>/<kernel>_codelet.cpp files include this.
+#pragma once
+#include <starpu.h>
+
+#include <cstring>
+#include <string>
+#include <type_traits>
+
+#include "runtime/task_runtime.hpp"
+
+namespace hetsparse::rt {
+
+class StarpuKernel : public Kernel {
+ public:
+  // cuda may be null (CPU-only kernel or CPU-only build). The perf model is history-based with
+  // StarPU's size footprint over the task's data, stored as "hetsparse_<name>".
+  StarpuKernel(const char* kernel_name, starpu_cpu_func_t cpu, starpu_cuda_func_t cuda) : symbol_("hetsparse_") {
+    symbol_ += kernel_name;
+    model_.type = STARPU_HISTORY_BASED;
+    model_.symbol = symbol_.c_str();
+    cl_.name = kernel_name;
+    cl_.nbuffers = STARPU_VARIABLE_NBUFFERS;  // access modes come with each task
+    cl_.cpu_funcs[0] = cpu;
+    cl_.cpu_funcs_name[0] = kernel_name;
+    if (cuda) {
+      cl_.cuda_funcs[0] = cuda;
+      cl_.cuda_flags[0] = STARPU_CUDA_ASYNC;  // kernels run on starpu_cuda_get_local_stream()
+    }
+    cl_.model = &model_;
+    name = kernel_name;
+    native = &cl_;
+  }
+  StarpuKernel(const StarpuKernel&) = delete;
+  StarpuKernel& operator=(const StarpuKernel&) = delete;
+
+ private:
+  std::string symbol_;
+  starpu_perfmodel model_{};
+  starpu_codelet cl_{};
+};
+
+// The argument struct of a task, as set by TaskSpec::set_args.
+template <class Args>
+Args task_args(const void* cl_arg) {
+  static_assert(std::is_trivially_copyable_v<Args>);
+  Args a;
+  std::memcpy(&a, cl_arg, sizeof(Args));
+  return a;
+}
+
+// Typed views of StarPU buffers inside codelet functions.
+template <class T = double>
+T* vector_ptr(void* buffer) {
+  return reinterpret_cast<T*>(STARPU_VECTOR_GET_PTR(buffer));
+}
+inline double* matrix_ptr(void* buffer) { return reinterpret_cast<double*>(STARPU_MATRIX_GET_PTR(buffer)); }
+inline int matrix_ld(void* buffer) { return static_cast<int>(STARPU_MATRIX_GET_LD(buffer)); }
+
+inline TaskSpec make_task(const Kernel& k, const TaskOptions& o, double default_flops) {
+  TaskSpec t;
+  t.kernel = &k;
+  t.name = o.name.empty() ? k.name : o.name;
+  t.priority = o.priority;
+  t.where = o.where;
+  t.flops = o.flops >= 0 ? o.flops : default_flops;
+  return t;
+}
+
+}  // namespace hetsparse::rt

@@ -1,0 +1,59 @@
+// Option resolution: explicit option > environment variable > hetsparse default. StarPU reads its
+// environment at starpu_init and lets it override starpu_conf, so options are applied as variables.
+#include <cstdlib>
+#include <filesystem>
+#include <system_error>
+
+#include "hetsparse/error.hpp"
+#include "runtime/runtime.hpp"
+
+namespace hetsparse::rt {
+namespace {
+
+std::string env_or(const char* name, const std::string& fallback) {
+  const char* v = std::getenv(name);
+  return (v && *v) ? std::string(v) : fallback;
+}
+
+void set_env(const char* name, const std::string& value) { ::setenv(name, value.c_str(), 1); }
+
+std::string default_perfmodel_dir() {
+  std::string base = env_or("XDG_CACHE_HOME", "");
+  if (base.empty()) base = env_or("HOME", "/tmp") + "/.cache";
+  return base + "/hetsparse/perfmodels";
+}
+
+void make_dir(const std::string& dir, const char* what) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw InvalidArgument(std::string("cannot create the ") + what + " directory '" + dir + "': " + ec.message());
+}
+
+}  // namespace
+
+ResolvedOptions resolve_options(const RuntimeOptions& o) {
+  ResolvedOptions r;
+  r.scheduler = o.scheduler.empty() ? env_or("STARPU_SCHED", "dmdas") : o.scheduler;
+  set_env("STARPU_SCHED", r.scheduler);
+  if (o.ncpu >= 0) set_env("STARPU_NCPU", std::to_string(o.ncpu));
+  if (o.ncuda >= 0) set_env("STARPU_NCUDA", std::to_string(o.ncuda));
+
+  // A stable per-user directory, so calibrated history models survive runs.
+  r.perfmodel_dir = o.perfmodel_dir.empty() ? env_or("STARPU_PERF_MODEL_DIR", default_perfmodel_dir())
+                                            : o.perfmodel_dir;
+  make_dir(r.perfmodel_dir, "performance-model");
+  set_env("STARPU_PERF_MODEL_DIR", r.perfmodel_dir);
+
+  r.trace_dir = o.trace_dir;
+  if (!r.trace_dir.empty()) {
+    make_dir(r.trace_dir, "trace");
+    r.trace_dir = std::filesystem::absolute(r.trace_dir).string();
+    set_env("STARPU_FXT_PREFIX", r.trace_dir + "/");
+    set_env("STARPU_FXT_TRACE", "1");
+  } else if (!std::getenv("STARPU_FXT_TRACE")) {
+    set_env("STARPU_FXT_TRACE", "0");
+  }
+  return r;
+}
+
+}  // namespace hetsparse::rt

@@ -1,0 +1,106 @@
+#include "runtime/recording_runtime.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+#include "hetsparse/error.hpp"
+
+namespace hetsparse::rt {
+
+const char* to_string(Access a) {
+  switch (a) {
+    case Access::Read: return "R";
+    case Access::Write: return "W";
+    case Access::ReadWrite: return "RW";
+    case Access::Scratch: return "SCRATCH";
+  }
+  return "?";
+}
+
+const char* to_string(Where w) {
+  switch (w) {
+    case Where::Any: return "any";
+    case Where::Cpu: return "cpu";
+    case Where::Cuda: return "cuda";
+  }
+  return "?";
+}
+
+HandleId RecordingRuntime::add(Data d) {
+  data_.push_back(d);
+  track_.emplace_back();
+  return data_.size() - 1;
+}
+
+HandleId RecordingRuntime::register_vector(const VectorDesc& v) {
+  return add({DataKind::Vector, v.n, 1, 0});
+}
+HandleId RecordingRuntime::register_matrix(const MatrixDesc& m) {
+  return add({DataKind::Matrix, m.rows, m.cols, 0});
+}
+HandleId RecordingRuntime::register_csr(const CsrDesc& c) {
+  return add({DataKind::Csr, c.rows, c.cols, c.nnz});
+}
+HandleId RecordingRuntime::register_temporary(std::size_t n, std::size_t) {
+  return add({DataKind::Temporary, n, 1, 0});
+}
+
+void RecordingRuntime::unregister(HandleId h) {
+  if (h >= data_.size() || !data_[h].registered)
+    throw InvalidArgument("RecordingRuntime: unregister of an unknown handle " + std::to_string(h));
+  data_[h].registered = false;
+}
+
+void RecordingRuntime::submit(TaskSpec spec) {
+  if (!spec.kernel) throw InvalidArgument("RecordingRuntime: task '" + spec.name + "' has no kernel");
+  Task t{tasks_.size(), spec.kernel->name, std::move(spec), {}};
+  if (t.spec.name.empty()) t.spec.name = t.kernel;
+  for (const DataAccess& a : t.spec.data) {
+    if (a.handle >= data_.size() || !data_[a.handle].registered)
+      throw InvalidArgument("RecordingRuntime: task '" + t.spec.name + "' uses an unregistered handle");
+    if (a.mode == Access::Scratch) continue;  // per-worker buffer: no dependency
+    Track& tr = track_[a.handle];
+    if (tr.last_writer != npos) t.deps.push_back(tr.last_writer);
+    if (a.mode == Access::Read) {
+      tr.readers.push_back(t.id);
+    } else {  // a writer waits for the readers since the last write
+      t.deps.insert(t.deps.end(), tr.readers.begin(), tr.readers.end());
+      tr.readers.clear();
+      tr.last_writer = t.id;
+    }
+  }
+  std::sort(t.deps.begin(), t.deps.end());
+  t.deps.erase(std::unique(t.deps.begin(), t.deps.end()), t.deps.end());
+  t.deps.erase(std::remove(t.deps.begin(), t.deps.end(), t.id), t.deps.end());
+  tasks_.push_back(std::move(t));
+}
+
+std::size_t RecordingRuntime::num_edges() const {
+  std::size_t e = 0;
+  for (const Task& t : tasks_) e += t.deps.size();
+  return e;
+}
+
+std::size_t RecordingRuntime::critical_path_length() const {
+  std::vector<std::size_t> depth(tasks_.size(), 1);  // deps always point to earlier tasks
+  std::size_t best = 0;
+  for (const Task& t : tasks_) {
+    for (std::size_t d : t.deps) depth[t.id] = std::max(depth[t.id], depth[d] + 1);
+    best = std::max(best, depth[t.id]);
+  }
+  return best;
+}
+
+std::string RecordingRuntime::to_dot() const {
+  std::ostringstream os;
+  os << "digraph hetsparse {\n";
+  for (const Task& t : tasks_)
+    os << "  t" << t.id << " [label=\"" << t.spec.name << "\\n" << to_string(t.spec.where) << " p"
+       << t.spec.priority << "\"];\n";
+  for (const Task& t : tasks_)
+    for (std::size_t d : t.deps) os << "  t" << d << " -> t" << t.id << ";\n";
+  os << "}\n";
+  return os.str();
+}
+
+}  // namespace hetsparse::rt

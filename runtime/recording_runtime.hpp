@@ -1,0 +1,57 @@
+// A TaskRuntime that executes nothing: it records every task with the dependencies StarPU would infer
+// from the data accesses (sequential consistency), so planners' DAGs are tested without StarPU.
+#pragma once
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "runtime/task_runtime.hpp"
+
+namespace hetsparse::rt {
+
+class RecordingRuntime final : public TaskRuntime {
+ public:
+  enum class DataKind { Vector, Matrix, Csr, Temporary };
+  struct Data {
+    DataKind kind;
+    std::size_t rows = 0, cols = 0, nnz = 0;
+    bool registered = true;
+  };
+  struct Task {
+    std::size_t id;
+    std::string kernel;
+    TaskSpec spec;
+    std::vector<std::size_t> deps;  // ids of the tasks this one waits for, ascending, no repeats
+  };
+
+  HandleId register_vector(const VectorDesc&) override;
+  HandleId register_matrix(const MatrixDesc&) override;
+  HandleId register_csr(const CsrDesc&) override;
+  HandleId register_temporary(std::size_t n, std::size_t elem_size) override;
+  void unregister(HandleId) override;
+  void submit(TaskSpec) override;
+  void wait_all() override {}
+  int min_priority() const override { return -1000000; }
+  int max_priority() const override { return 1000000; }
+
+  const std::vector<Task>& tasks() const { return tasks_; }
+  const Data& data(HandleId h) const { return data_.at(h); }
+  std::size_t num_edges() const;
+  // Length (in tasks) of the longest dependency chain.
+  std::size_t critical_path_length() const;
+  // Graphviz text of the DAG: one node per task labelled with its name.
+  std::string to_dot() const;
+
+ private:
+  HandleId add(Data d);
+  struct Track {
+    std::size_t last_writer = npos;
+    std::vector<std::size_t> readers;  // readers since the last write
+  };
+  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+  std::vector<Data> data_;
+  std::vector<Track> track_;
+  std::vector<Task> tasks_;
+};
+
+}  // namespace hetsparse::rt

@@ -1,0 +1,32 @@
+// Private state of the StarPU Runtime, shared by its lifecycle and task translation units.
+#pragma once
+#include <starpu.h>
+
+#include <mutex>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "runtime/runtime.hpp"
+
+namespace hetsparse::rt {
+
+struct Runtime::Impl {
+  struct Entry {
+    starpu_data_handle_t handle = nullptr;
+    void* pinned = nullptr;  // host range pinned for DMA, unpinned at unregister
+    std::size_t pinned_bytes = 0;
+  };
+  std::vector<Entry> handles;
+  std::unordered_set<std::string> names;  // task names must outlive their tasks: interned here
+  std::mutex mutex;
+
+  const char* intern(const std::string& s) { return names.insert(s).first->c_str(); }
+  Entry& entry(HandleId id);
+  static void pin_range(Entry& e, void* p, std::size_t bytes);
+};
+
+// Converts the FxT trace in dir to paje.trace, dag.dot and tasks.rec with starpu_fxt_tool.
+TraceFiles convert_trace(const std::string& dir);
+
+}  // namespace hetsparse::rt

@@ -1,0 +1,144 @@
+// Data registration and task submission of the StarPU Runtime: TaskSpec -> starpu_task.
+#include <starpu.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+#include "hetsparse/error.hpp"
+#include "runtime/runtime.hpp"
+#include "runtime/runtime_impl.hpp"
+#include "runtime/starpu_check.hpp"
+
+namespace hetsparse::rt {
+namespace {
+
+starpu_data_access_mode to_starpu(Access a) {
+  switch (a) {
+    case Access::Read: return STARPU_R;
+    case Access::Write: return STARPU_W;
+    case Access::ReadWrite: return STARPU_RW;
+    case Access::Scratch: return STARPU_SCRATCH;
+  }
+  throw InvalidArgument("unknown access mode");
+}
+
+int32_t to_starpu(Where w) {
+  switch (w) {
+    case Where::Any: return -1;  // the codelet's own set of devices
+    case Where::Cpu: return STARPU_CPU;
+    case Where::Cuda: return STARPU_CUDA;
+  }
+  throw InvalidArgument("unknown device restriction");
+}
+
+}  // namespace
+
+Runtime::Impl::Entry& Runtime::Impl::entry(HandleId id) {
+  if (id >= handles.size() || !handles[id].handle)
+    throw InvalidArgument("hetsparse runtime: unknown or unregistered data handle " + std::to_string(id));
+  return handles[id];
+}
+
+// Pins the host range so CPU<->GPU copies are asynchronous DMAs.
+void Runtime::Impl::pin_range(Entry& e, void* p, std::size_t bytes) {
+  if (!p || bytes == 0) return;
+  if (starpu_memory_pin(p, bytes) == 0) {
+    e.pinned = p;
+    e.pinned_bytes = bytes;
+  }
+}
+
+HandleId Runtime::register_vector(const VectorDesc& d) {
+  Impl::Entry e;
+  starpu_vector_data_register(&e.handle, STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(d.ptr), d.n, d.elem_size);
+  if (pin_) Impl::pin_range(e, d.ptr, d.n * d.elem_size);
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  impl_->handles.push_back(e);
+  return impl_->handles.size() - 1;
+}
+
+HandleId Runtime::register_matrix(const MatrixDesc& d) {
+  if (d.ld < d.rows) throw InvalidArgument("register_matrix: leading dimension smaller than the row count");
+  Impl::Entry e;
+  starpu_matrix_data_register(&e.handle, STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(d.ptr), d.ld, d.rows,
+                              d.cols, sizeof(double));
+  if (pin_ && d.cols > 0) Impl::pin_range(e, d.ptr, (d.ld * (d.cols - 1) + d.rows) * sizeof(double));
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  impl_->handles.push_back(e);
+  return impl_->handles.size() - 1;
+}
+
+HandleId Runtime::register_csr(const CsrDesc& d) {
+  Impl::Entry e;
+  starpu_csr_data_register(&e.handle, STARPU_MAIN_RAM, d.nnz, d.rows, reinterpret_cast<uintptr_t>(d.values),
+                           d.colind, d.rowptr, 0, sizeof(double));
+  // Pin the largest array (values); StarPU copies colind/rowptr synchronously otherwise, which is fine.
+  if (pin_) Impl::pin_range(e, d.values, std::size_t(d.nnz) * sizeof(double));
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  impl_->handles.push_back(e);
+  return impl_->handles.size() - 1;
+}
+
+HandleId Runtime::register_temporary(std::size_t n, std::size_t elem_size) {
+  Impl::Entry e;
+  starpu_vector_data_register(&e.handle, -1, 0, n, elem_size);
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  impl_->handles.push_back(e);
+  return impl_->handles.size() - 1;
+}
+
+void Runtime::unregister(HandleId id) {
+  Impl::Entry e;
+  {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    e = impl_->entry(id);
+    impl_->handles[id] = Impl::Entry{};
+  }
+  starpu_data_unregister(e.handle);  // waits for the tasks and brings the data home
+  if (e.pinned) starpu_memory_unpin(e.pinned, e.pinned_bytes);
+}
+
+void Runtime::submit(TaskSpec spec) {
+  if (!spec.kernel || !spec.kernel->native)
+    throw InvalidArgument("submit: task '" + spec.name + "' has no StarPU codelet");
+  auto* cl = static_cast<starpu_codelet*>(spec.kernel->native);
+  const int n = static_cast<int>(spec.data.size());
+  if (cl->nbuffers != STARPU_VARIABLE_NBUFFERS && cl->nbuffers != n)
+    throw InvalidArgument("submit: task '" + spec.name + "' gives " + std::to_string(n) + " data, kernel '" +
+                          spec.kernel->name + "' takes " + std::to_string(cl->nbuffers));
+
+  starpu_task* t = starpu_task_create();
+  t->cl = cl;
+  t->nbuffers = n;
+  if (n > STARPU_NMAXBUFS) {
+    t->dyn_handles = static_cast<starpu_data_handle_t*>(std::malloc(n * sizeof(starpu_data_handle_t)));
+    t->dyn_modes = static_cast<starpu_data_access_mode*>(std::malloc(n * sizeof(starpu_data_access_mode)));
+  }
+  {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    for (int i = 0; i < n; ++i) {
+      STARPU_TASK_SET_HANDLE(t, impl_->entry(spec.data[i].handle).handle, i);
+      STARPU_TASK_SET_MODE(t, to_starpu(spec.data[i].mode), i);
+    }
+    t->name = impl_->intern(spec.name.empty() ? spec.kernel->name : spec.name);
+  }
+  if (!spec.args.empty()) {
+    t->cl_arg = std::malloc(spec.args.size());
+    std::memcpy(t->cl_arg, spec.args.data(), spec.args.size());
+    t->cl_arg_size = spec.args.size();
+    t->cl_arg_free = 1;
+  }
+  t->priority = std::clamp(spec.priority, min_priority(), max_priority());
+  t->where = to_starpu(spec.where);
+  t->flops = spec.flops;
+  int rc = starpu_task_submit(t);
+  if (rc < 0) {
+    t->destroy = 0;
+    starpu_task_destroy(t);
+    check_starpu(rc, std::string("submitting task '") + (spec.name.empty() ? spec.kernel->name : spec.name) +
+                         "' (device " + to_string(spec.where) + ")");
+  }
+}
+
+}  // namespace hetsparse::rt

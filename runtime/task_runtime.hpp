@@ -1,0 +1,138 @@
+// The thin task-submission layer planners use. Planners register data and submit TaskSpecs through
+// this interface and never see StarPU: the StarPU Runtime executes them, the RecordingRuntime only
+// records the DAG (so a planner is testable on its own).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace hetsparse::rt {
+
+using HandleId = std::uint64_t;
+
+enum class Access : std::uint8_t { Read, Write, ReadWrite, Scratch };
+// Per-task device restriction (PaStiX style: keep tiny tasks off the GPU).
+enum class Where : std::uint8_t { Any, Cpu, Cuda };
+
+const char* to_string(Access);
+const char* to_string(Where);
+
+// A codelet as planners see it: a name; `native` is the backend's object (a starpu_codelet).
+struct Kernel {
+  const char* name = "";
+  void* native = nullptr;
+};
+
+struct DataAccess {
+  HandleId handle;
+  Access mode;
+};
+
+struct TaskSpec {
+  const Kernel* kernel = nullptr;
+  std::string name;  // shown in traces; defaults to the kernel name
+  int priority = 0;  // higher runs first; clamped to the scheduler's range
+  Where where = Where::Any;
+  std::vector<DataAccess> data;
+  std::vector<unsigned char> args;  // a trivially copyable argument struct, byte-copied
+  double flops = 0.0;               // for GFLOP/s statistics
+
+  template <class Args>
+  void set_args(const Args& a) {
+    static_assert(std::is_trivially_copyable_v<Args>, "task arguments are copied byte-wise");
+    args.resize(sizeof(Args));
+    std::memcpy(args.data(), &a, sizeof(Args));
+  }
+  template <class Args>
+  Args get_args() const {
+    static_assert(std::is_trivially_copyable_v<Args>, "task arguments are copied byte-wise");
+    Args a{};
+    if (args.size() == sizeof(Args)) std::memcpy(&a, args.data(), sizeof(Args));
+    return a;
+  }
+};
+
+// Shapes of the data a task can take. Pointers are host memory owned by the caller, which must keep
+// it alive until the handle is unregistered (then the up-to-date values are back in it).
+struct VectorDesc {
+  void* ptr;
+  std::size_t n;
+  std::size_t elem_size = sizeof(double);
+};
+struct MatrixDesc {  // column-major doubles
+  double* ptr;
+  std::size_t ld, rows, cols;
+};
+struct CsrDesc {  // StarPU's CSR interface is 32-bit: nnz and rows below 2^32
+  std::uint32_t rows, cols, nnz;
+  double* values;
+  std::uint32_t* colind;
+  std::uint32_t* rowptr;  // rows + 1 entries, rowptr[0] == 0
+};
+
+// What a planner says about one task besides its data: the insert_<kernel>() functions take this.
+struct TaskOptions {
+  std::string name;  // empty: the kernel's name
+  int priority = 0;
+  Where where = Where::Any;
+  double flops = -1.0;  // < 0: the kernel's own count
+};
+
+class TaskRuntime {
+ public:
+  virtual ~TaskRuntime() = default;
+  virtual HandleId register_vector(const VectorDesc&) = 0;
+  virtual HandleId register_matrix(const MatrixDesc&) = 0;
+  virtual HandleId register_csr(const CsrDesc&) = 0;
+  // Runtime-owned temporary (no host copy): a vector of n elements, for Scratch or work buffers.
+  virtual HandleId register_temporary(std::size_t n, std::size_t elem_size) = 0;
+  virtual void unregister(HandleId) = 0;  // waits for the tasks using it, brings data home
+  virtual void submit(TaskSpec) = 0;
+  virtual void wait_all() = 0;
+  virtual int min_priority() const = 0;
+  virtual int max_priority() const = 0;
+};
+
+// RAII ownership of a registered handle.
+class DataHandle {
+ public:
+  DataHandle() = default;
+  DataHandle(TaskRuntime& rt, HandleId id) : rt_(&rt), id_(id) {}
+  DataHandle(DataHandle&& o) noexcept : rt_(std::exchange(o.rt_, nullptr)), id_(o.id_) {}
+  DataHandle& operator=(DataHandle&& o) noexcept {
+    if (this != &o) {
+      reset();
+      rt_ = std::exchange(o.rt_, nullptr);
+      id_ = o.id_;
+    }
+    return *this;
+  }
+  DataHandle(const DataHandle&) = delete;
+  DataHandle& operator=(const DataHandle&) = delete;
+  ~DataHandle() { reset(); }
+
+  HandleId id() const { return id_; }
+  explicit operator bool() const { return rt_ != nullptr; }
+  void reset() {
+    if (rt_) rt_->unregister(id_);
+    rt_ = nullptr;
+  }
+
+ private:
+  TaskRuntime* rt_ = nullptr;
+  HandleId id_ = 0;
+};
+
+inline DataHandle make_vector_handle(TaskRuntime& rt, std::vector<double>& v) {
+  return {rt, rt.register_vector({v.data(), v.size(), sizeof(double)})};
+}
+inline DataHandle make_matrix_handle(TaskRuntime& rt, double* a, std::size_t ld, std::size_t rows,
+                                     std::size_t cols) {
+  return {rt, rt.register_matrix({a, ld, rows, cols})};
+}
+
+}  // namespace hetsparse::rt

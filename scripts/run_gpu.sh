@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Runs inside a bundle (scripts/bundle.sh) on a GPU machine: GPU tests, compute-sanitizer memcheck and
+# racecheck on the CUDA kernels, the SpMV benchmark against cuSPARSE, and a mixed CPU+GPU trace.
+# Writes logs, JSON results and the trace under OUTDIR and packs them into OUTDIR/results.tar.gz.
+#   run_gpu.sh OUTDIR [--quick]
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+OUTDIR=${1:?usage: run_gpu.sh OUTDIR [--quick]}
+QUICK=${2:-}
+mkdir -p "$OUTDIR/logs"
+export LD_LIBRARY_PATH="$HERE/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
+export PATH="$HERE/bin:/usr/local/cuda/bin:$PATH"
+export STARPU_PERF_MODEL_DIR="$OUTDIR/perfmodels" STARPU_SILENT=1
+SAN=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+declare -a SUMMARY
+step() {  # step NAME command...: runs, logs, records PASS/FAIL
+  local name=$1; shift
+  local t0=$(date +%s)
+  "$@" > "$OUTDIR/logs/$name.log" 2>&1
+  local rc=$?
+  SUMMARY+=("$(printf '%-28s %s (%ss)' "$name" "$([ $rc = 0 ] && echo PASS || echo "FAIL rc=$rc")" $(( $(date +%s) - t0 )))")
+  return $rc
+}
+
+step nvidia-smi nvidia-smi
+step info hetsparse info
+step test_kernels_cuda test_kernels_cuda --gtest_output=xml:"$OUTDIR/logs/test_kernels_cuda.xml"
+step test_runtime_gpu test_runtime_gpu --gtest_output=xml:"$OUTDIR/logs/test_runtime_gpu.xml"
+for t in "$HERE"/bin/test_*; do  # CPU suites on this machine too (16 cores)
+  case "$(basename "$t")" in test_kernels_cuda|test_runtime_gpu) continue ;; esac
+  step "$(basename "$t")" "$t"
+done
+step memcheck_kernels "$SAN" --tool memcheck --error-exitcode 3 test_kernels_cuda
+step racecheck_kernels "$SAN" --tool racecheck --error-exitcode 3 test_kernels_cuda
+step memcheck_runtime "$SAN" --tool memcheck --error-exitcode 3 test_runtime_gpu --gtest_filter='*dmdas*'
+
+# SpMV benchmark: 3D 7-point Laplacian 160^3 (4.1M rows), 1 CUDA worker, tasks on the GPU.
+N=160; [ "$QUICK" = --quick ] && N=64
+for impl in own cusparse; do
+  step "spmv_lap3d_${N}_${impl}" hetsparse spmv --generate "lap3d:$N" --ncuda 1 --ncpu 1 --device gpu --blocks 1 \
+    --iterations 200 --cuda-kernel "$impl" --json
+  cp "$OUTDIR/logs/spmv_lap3d_${N}_${impl}.log" "$OUTDIR/spmv_lap3d_${N}_${impl}.json"
+done
+# Mixed CPU+GPU run with a trace for ViTE.
+step spmv_mixed_trace hetsparse spmv --generate lap3d:100 --blocks 48 --iterations 20 --sched dmdas \
+  --trace "$OUTDIR/trace"
+for extra in "$HERE"/bench.d/*.sh; do [ -x "$extra" ] && step "$(basename "$extra" .sh)" "$extra" "$OUTDIR"; done
+
+printf '%s\n' "${SUMMARY[@]}" | tee "$OUTDIR/summary.txt"
+rm -f "$OUTDIR/trace/prof_file_"*  # the raw FxT file is large; paje.trace is what ViTE reads
+tar -czf "$OUTDIR/results.tar.gz" -C "$OUTDIR" logs summary.txt trace perfmodels $(cd "$OUTDIR" && ls *.json 2>/dev/null)
+ls -la "$OUTDIR/results.tar.gz"

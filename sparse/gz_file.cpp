@@ -1,0 +1,136 @@
+// zlib-backed file access for the Matrix Market reader and writer.
+#include "sparse/gz_file.hpp"
+
+#include <cerrno>
+#include <climits>
+#include <cstring>
+
+#include "hetsparse/error.hpp"
+
+namespace hetsparse {
+namespace {
+
+constexpr std::size_t kReadChunk = std::size_t{1} << 22;   // bytes asked of gzread at a time
+constexpr std::size_t kWriteChunk = std::size_t{1} << 22;  // bytes collected before gzwrite
+constexpr unsigned kZlibBuffer = 1u << 20;                 // zlib's own buffer (default is 8 KiB)
+
+std::string zlib_message(gzFile file) {
+  int code = Z_OK;
+  const char* msg = gzerror(file, &code);
+  if (code == Z_ERRNO) return std::strerror(errno);
+  return msg != nullptr ? msg : "unknown zlib error";
+}
+
+}  // namespace
+
+GzLineReader::GzLineReader(const std::string& path) : path_(path) {
+  errno = 0;
+  file_ = gzopen(path.c_str(), "rb");
+  if (file_ == nullptr) {
+    throw ParseError(path, 0, std::string("cannot open file: ") +
+                                  (errno != 0 ? std::strerror(errno) : "out of memory"));
+  }
+  gzbuffer(file_, kZlibBuffer);
+  buffer_.resize(kReadChunk + 1);  // + 1: room for the NUL after an unterminated last line
+}
+
+GzLineReader::~GzLineReader() {
+  if (file_ != nullptr) gzclose(file_);
+}
+
+// Moves the unread tail to the front, grows the buffer if one line fills it, and reads more.
+// Returns false once the file is exhausted.
+bool GzLineReader::refill() {
+  if (at_eof_) return false;
+  if (begin_ > 0) {
+    std::memmove(buffer_.data(), buffer_.data() + begin_, end_ - begin_);
+    end_ -= begin_;
+    begin_ = 0;
+  }
+  if (buffer_.size() - 1 - end_ < kReadChunk / 2) buffer_.resize(buffer_.size() * 2);
+  const std::size_t room = buffer_.size() - 1 - end_;
+  const unsigned ask = room > UINT_MAX ? UINT_MAX : static_cast<unsigned>(room);
+  const int got = gzread(file_, buffer_.data() + end_, ask);
+  if (got < 0) {
+    throw ParseError(path_, line_number_ + 1, "cannot read file: " + zlib_message(file_));
+  }
+  if (got == 0) {
+    at_eof_ = true;
+    return false;
+  }
+  end_ += static_cast<std::size_t>(got);
+  return true;
+}
+
+bool GzLineReader::next(const char*& line, std::size_t& length) {
+  std::size_t scanned = begin_;  // buffered bytes before this hold no '\n'
+  for (;;) {
+    const void* newline = std::memchr(buffer_.data() + scanned, '\n', end_ - scanned);
+    std::size_t stop = 0, resume = 0;  // the line ends at stop; the next one starts at resume
+    if (newline != nullptr) {
+      stop = static_cast<std::size_t>(static_cast<const char*>(newline) - buffer_.data());
+      resume = stop + 1;
+    } else {
+      const std::size_t unread = end_ - begin_;
+      if (refill()) {
+        scanned = begin_ + unread;  // refill() moved the unread tail to the front
+        continue;
+      }
+      if (begin_ == end_) return false;
+      stop = resume = end_;  // unterminated last line; buffer_ keeps a spare byte there for the NUL
+    }
+    char* first = buffer_.data() + begin_;
+    char* last = buffer_.data() + stop;
+    begin_ = resume;
+    if (last > first && last[-1] == '\r') --last;
+    *last = '\0';
+    line = first;
+    length = static_cast<std::size_t>(last - first);
+    ++line_number_;
+    return true;
+  }
+}
+
+GzTextWriter::GzTextWriter(const std::string& path, bool compress) : path_(path) {
+  errno = 0;
+  // "T" writes a plain file through the same interface.
+  file_ = gzopen(path.c_str(), compress ? "wb6" : "wbT");
+  if (file_ == nullptr) {
+    throw RuntimeFailure("cannot create " + path + ": " + (errno != 0 ? std::strerror(errno) : "out of memory"));
+  }
+  gzbuffer(file_, kZlibBuffer);
+  pending_.reserve(kWriteChunk + 256);
+}
+
+GzTextWriter::~GzTextWriter() {
+  if (file_ != nullptr) gzclose(file_);
+}
+
+void GzTextWriter::write(const char* text, std::size_t length) {
+  pending_.append(text, length);
+  if (pending_.size() >= kWriteChunk) flush();
+}
+
+void GzTextWriter::flush() {
+  std::size_t done = 0;
+  while (done < pending_.size()) {
+    const std::size_t left = pending_.size() - done;
+    const unsigned ask = left > (1u << 30) ? (1u << 30) : static_cast<unsigned>(left);
+    const int wrote = gzwrite(file_, pending_.data() + done, ask);
+    if (wrote <= 0) throw RuntimeFailure("cannot write " + path_ + ": " + zlib_message(file_));
+    done += static_cast<std::size_t>(wrote);
+  }
+  pending_.clear();
+}
+
+void GzTextWriter::close() {
+  flush();
+  const int rc = gzclose(file_);
+  file_ = nullptr;
+  if (rc != Z_OK) {
+    throw RuntimeFailure("cannot finish writing " + path_ + ": " +
+                         (rc == Z_ERRNO ? std::strerror(errno) : "zlib error " + std::to_string(rc)));
+  }
+}
+
+}  // namespace hetsparse

@@ -1,0 +1,79 @@
+// Runtime lifecycle, options, worker inventory, tracing and the errors a user can cause.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "codelets/vector/vector_codelet.hpp"
+#include "hetsparse/error.hpp"
+#include "runtime/runtime.hpp"
+#include "tests/runtime/codelet_checks.hpp"
+
+namespace hetsparse::test {
+namespace {
+
+TEST(Runtime, WorkersAndOptions) {
+  rt::Runtime r(test_runtime_options("lws", 2, 0));
+  EXPECT_EQ(r.options().scheduler, "lws");
+  EXPECT_EQ(r.num_cpu_workers(), 2);
+  EXPECT_EQ(r.num_cuda_workers(), 0);
+  for (const auto& w : r.workers()) {
+    EXPECT_EQ(w.kind, rt::WorkerInfo::Kind::Cpu);
+    EXPECT_FALSE(w.name.empty());
+    EXPECT_GE(w.bind_core, 0);
+  }
+  EXPECT_LE(r.min_priority(), r.max_priority());
+}
+
+TEST(Runtime, OnlyOneAtATime) {
+  rt::Runtime r(test_runtime_options("eager", 1, 0));
+  EXPECT_THROW(rt::Runtime second(test_runtime_options("eager", 1, 0)), InvalidArgument);
+}
+
+TEST(Runtime, SchedulerFromEnvironmentWhenNotGiven) {
+  ::setenv("STARPU_SCHED", "prio", 1);
+  {
+    rt::RuntimeOptions o = test_runtime_options("", 1, 0);
+    rt::Runtime r(o);
+    EXPECT_EQ(r.options().scheduler, "prio");
+  }
+  ::unsetenv("STARPU_SCHED");
+}
+
+TEST(Runtime, CudaOnlyTaskWithoutGpuIsATypedError) {
+  rt::Runtime r(test_runtime_options("eager", 1, 0));
+  std::vector<double> x(100, 1.0), y(100, 2.0);
+  rt::DataHandle hx = rt::make_vector_handle(r, x), hy = rt::make_vector_handle(r, y);
+  rt::TaskOptions o;
+  o.where = rt::Where::Cuda;
+  EXPECT_THROW(codelets::insert_axpy(r, o, 100, 1.0, hx.id(), hy.id()), RuntimeFailure);
+}
+
+TEST(Runtime, UnknownHandleIsATypedError) {
+  rt::Runtime r(test_runtime_options("eager", 1, 0));
+  EXPECT_THROW(r.unregister(12345), InvalidArgument);
+}
+
+TEST(Runtime, TraceConvertsToPaje) {
+  const auto dir = std::filesystem::temp_directory_path() / "hetsparse-test-trace";
+  std::filesystem::remove_all(dir);
+  rt::RuntimeOptions o = test_runtime_options("dmdas", 2, 0);
+  o.trace_dir = dir.string();
+  rt::TraceFiles files;
+  {
+    rt::Runtime r(o);
+    check_vector_ops(r, rt::Where::Cpu, 3);
+    files = r.shutdown();
+  }
+  ::unsetenv("STARPU_FXT_TRACE");
+  ASSERT_FALSE(files.paje.empty());
+  std::ifstream in(files.paje);
+  std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(all.find("%EventDef"), std::string::npos);  // a Paje header
+  EXPECT_NE(all.find("axpy"), std::string::npos);       // our task names are in it
+  EXPECT_FALSE(files.dag.empty());
+}
+
+}  // namespace
+}  // namespace hetsparse::test
