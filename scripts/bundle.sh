@@ -3,16 +3,18 @@
 # runtime): bin/ (hetsparse, GPU tests, StarPU tools), lib/ (every non-CUDA, non-libc shared library
 # they need, stripped), data/ (matrices named on the command line), run_gpu.sh. RPATHs are relative,
 # so the folder runs from anywhere. Keep it under 64 MiB.
-#   scripts/bundle.sh [--build-dir build] [--out bundle] [matrix.mtx ...]
+#   scripts/bundle.sh [--build-dir build] [--out bundle] [--archive FILE.tar.xz] [matrix.mtx ...]
+# --archive also packs the folder (xz, about 6x smaller: what the device tool carries).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD="$ROOT/build" OUT="$ROOT/bundle"
-MATRICES=()
+MATRICES=() ARCHIVE=
 while [ $# -gt 0 ]; do
   case "$1" in
     --build-dir) BUILD=$(realpath "$2"); shift ;;
     --out) OUT=$2; shift ;;
-    -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
+    --archive) ARCHIVE=$2; shift ;;
+    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
     *) MATRICES+=("$1") ;;
   esac
   shift
@@ -49,3 +51,8 @@ for m in "${MATRICES[@]}"; do cp "$m" "$OUT/data/"; done
 cp "$ROOT/scripts/run_gpu.sh" "$OUT/run_gpu.sh"
 chmod +x "$OUT/run_gpu.sh"
 echo "bundle: $OUT ($(du -sh "$OUT" | cut -f1)): $(ls "$OUT/bin" | wc -l) programs, $(ls "$OUT/lib" | wc -l) libraries"
+if [ -n "$ARCHIVE" ]; then
+  mkdir -p "$(dirname "$ARCHIVE")"
+  tar -C "$OUT" -cf - . | xz -T2 -6 > "$ARCHIVE"
+  echo "bundle: packed into $ARCHIVE ($(du -sh "$ARCHIVE" | cut -f1))"
+fi

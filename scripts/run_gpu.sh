@@ -31,7 +31,8 @@ for t in "$HERE"/bin/test_*; do  # CPU suites on this machine too (16 cores)
   step "$(basename "$t")" "$t"
 done
 step memcheck_kernels "$SAN" --tool memcheck --error-exitcode 3 test_kernels_cuda
-step racecheck_kernels "$SAN" --tool racecheck --error-exitcode 3 test_kernels_cuda
+# cuSPARSE's own csrmv kernel reports shared-memory hazards under racecheck: check hetsparse's kernels.
+step racecheck_kernels "$SAN" --tool racecheck --error-exitcode 3 --kernel-name-exclude kns=cusparse test_kernels_cuda
 step memcheck_runtime "$SAN" --tool memcheck --error-exitcode 3 test_runtime_gpu --gtest_filter='*dmdas*'
 
 # SpMV benchmark: 3D 7-point Laplacian 160^3 (4.1M rows), 1 CUDA worker, tasks on the GPU.

@@ -93,8 +93,23 @@ Csr to_csr(const Coo& coo) {
                                std::to_string(coo.rows) + " x " + std::to_string(coo.cols) + " matrix");
     }
   }
-  // Bucket by column first (stable), then by row: the second pass visits columns in order,
-  // so each row ends up sorted, with duplicates adjacent and in input order.
+  // Files written row by row (and to_coo output) need no bucketing: build the rows directly,
+  // then sort within rows (stable, so duplicates keep input order).
+  if (std::is_sorted(coo.row.begin(), coo.row.end())) {
+    Csr a;
+    a.rows = coo.rows;
+    a.cols = coo.cols;
+    a.rowptr.assign(static_cast<std::size_t>(coo.rows) + 1, 0);
+    for (offset_t p = 0; p < nnz; ++p) ++a.rowptr[static_cast<std::size_t>(coo.row[p]) + 1];
+    std::partial_sum(a.rowptr.begin(), a.rowptr.end(), a.rowptr.begin());
+    a.colind = coo.col;
+    a.values = coo.val;
+    sort_rows(a);
+    sum_adjacent_duplicates(a);
+    return a;
+  }
+  // Otherwise bucket by column first (stable), then by row: the second pass visits columns
+  // in order, so each row ends up sorted, with duplicates adjacent and in input order.
   Compressed by_col;
   by_col.ptr.assign(static_cast<std::size_t>(coo.cols) + 1, 0);
   for (offset_t p = 0; p < nnz; ++p) ++by_col.ptr[static_cast<std::size_t>(coo.col[p]) + 1];

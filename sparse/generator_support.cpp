@@ -46,25 +46,26 @@ CsrBuilder::CsrBuilder(index_t rows, index_t cols, offset_t expected_nnz) {
   a_.values.reserve(static_cast<std::size_t>(expected_nnz));
 }
 
-void CsrBuilder::make_row_dominant(index_t row, double shift) {
-  const auto first = static_cast<std::size_t>(a_.rowptr.back());
-  double sum = 0.0;
-  std::size_t diagonal = a_.colind.size();
-  for (std::size_t p = first; p < a_.colind.size(); ++p) {
-    if (a_.colind[p] == row) {
-      diagonal = p;
-    } else {
-      sum += std::abs(a_.values[p]);
-    }
-  }
-  if (diagonal == a_.colind.size()) throw StructureError(row, row, "CsrBuilder: row has no diagonal entry");
-  a_.values[diagonal] = sum + shift;
-}
-
 Csr CsrBuilder::finish() {
   Csr out = std::move(a_);
   a_ = Csr{};
   return out;
+}
+
+void make_diagonally_dominant(Csr& a, double shift) {
+  for (index_t i = 0; i < a.rows; ++i) {
+    double sum = 0.0;
+    offset_t diagonal = -1;
+    for (offset_t p = a.rowptr[i]; p < a.rowptr[i + 1]; ++p) {
+      if (a.colind[p] == i) {
+        diagonal = p;
+      } else {
+        sum += std::abs(a.values[p]);
+      }
+    }
+    if (diagonal < 0) throw StructureError(i, i, "make_diagonally_dominant: row has no diagonal entry");
+    a.values[diagonal] = sum + shift;
+  }
 }
 
 void check_rmat(const char* who, int scale, int edge_factor, double a, double b, double c, double d) {

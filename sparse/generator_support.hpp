@@ -41,9 +41,6 @@ class CsrBuilder {
     a_.values.push_back(value);
   }
   void end_row() { a_.rowptr.push_back(static_cast<offset_t>(a_.colind.size())); }
-  // Sets the diagonal entry of the row being built (added earlier with any value) to the sum
-  // of the row's off-diagonal magnitudes plus `shift`.
-  void make_row_dominant(index_t row, double shift);
   Csr finish();
 
  private:
@@ -69,6 +66,11 @@ Csr assemble_stencil(const Grid& g, const std::vector<Offset>& offsets, Weight w
   }
   return out.finish();
 }
+
+// Sets every diagonal entry (each row must store one) to the sum of the row's off-diagonal
+// magnitudes plus `shift`: with shift > 0 the matrix is strictly diagonally dominant, and SPD
+// when it is symmetric.
+void make_diagonally_dominant(Csr& a, double shift);
 
 // Checks R-MAT arguments (InvalidArgument naming `who`): 1 <= scale <= 30, edge_factor >= 1,
 // probabilities >= 0 summing to 1 within 1e-9.

@@ -18,22 +18,6 @@ double signed_weight(Rng& rng) {
   return (rng() & 1u) != 0 ? w : -w;
 }
 
-// Sets each diagonal entry (which must be stored) to the row's sum of |off-diagonal| + shift.
-void make_diagonally_dominant(Csr& a, double shift) {
-  for (index_t i = 0; i < a.rows; ++i) {
-    double sum = 0.0;
-    offset_t diagonal = -1;
-    for (offset_t p = a.rowptr[i]; p < a.rowptr[i + 1]; ++p) {
-      if (a.colind[p] == i) {
-        diagonal = p;
-      } else {
-        sum += std::abs(a.values[p]);
-      }
-    }
-    a.values[diagonal] = sum + shift;
-  }
-}
-
 }  // namespace
 
 Csr rmat_graph(const RmatParams& params) {

@@ -93,8 +93,9 @@ bool GzLineReader::next(const char*& line, std::size_t& length) {
 
 GzTextWriter::GzTextWriter(const std::string& path, bool compress) : path_(path) {
   errno = 0;
+  // Level 1: large matrices compress ~2.5x at several times the speed of the default level;
   // "T" writes a plain file through the same interface.
-  file_ = gzopen(path.c_str(), compress ? "wb6" : "wbT");
+  file_ = gzopen(path.c_str(), compress ? "wb1" : "wbT");
   if (file_ == nullptr) {
     throw RuntimeFailure("cannot create " + path + ": " + (errno != 0 ? std::strerror(errno) : "out of memory"));
   }

@@ -22,7 +22,8 @@ struct MatrixMarket {
 // Reads path; a gzip file is recognised by its content, not its name. Throws ParseError for
 // a missing or unsupported banner, a bad size line, a malformed or out-of-range entry, an
 // entry above the diagonal of a symmetric file, a NaN or infinite value, and a file holding
-// more or fewer entries than its size line declares.
+// more or fewer entries than its size line declares. Lines are numbered from 1; a file that
+// cannot be opened is reported as line 0.
 MatrixMarket read_matrix_market(const std::string& path);
 
 // read_matrix_market, a symmetric file expanded to both triangles, duplicates summed.

@@ -25,6 +25,7 @@ class Fields {
   Fields(const GzLineReader& in, const char* line, std::size_t length)
       : in_(in), p_(line), end_(line + length) {}
 
+  // Skips blanks; true when no field is left.
   bool at_end() {
     while (p_ < end_ && is_blank(*p_)) ++p_;
     return p_ == end_;

@@ -97,7 +97,6 @@ Csr elasticity_3d(index_t nx, index_t ny, index_t nz) {
     for (index_t y = 0; y < g.ny; ++y) {
       for (index_t x = 0; x < g.nx; ++x) {
         for (int comp = 0; comp < kDofs; ++comp) {
-          const index_t row = kDofs * g.node(x, y, z) + comp;
           for (const Offset& o : offsets) {
             if (!g.inside(x + o.dx, y + o.dy, z + o.dz)) continue;
             const index_t base = kDofs * g.node(x + o.dx, y + o.dy, z + o.dz);
@@ -105,13 +104,14 @@ Csr elasticity_3d(index_t nx, index_t ny, index_t nz) {
               out.add(base + other, other == comp ? kSameComponent : kCrossComponent);
             }
           }
-          out.make_row_dominant(row, kShift);  // overwrites the -1 placed on the diagonal
           out.end_row();
         }
       }
     }
   }
-  return out.finish();
+  Csr a = out.finish();
+  make_diagonally_dominant(a, kShift);  // replaces the -1 placed on each diagonal
+  return a;
 }
 
 }  // namespace hetsparse

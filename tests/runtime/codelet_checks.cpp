@@ -42,11 +42,14 @@ double rel_diff(const std::vector<double>& a, const std::vector<double>& b) {
   return den > 0 ? num / den : num;
 }
 
-// Random SPD matrix: B B^T + n I, column-major n x n.
+// Random SPD matrix: symmetric with entries in [-1, 1) and diagonal n, so diagonally dominant. O(n^2)
+// to build, so large orders stay cheap.
 std::vector<double> random_spd(std::mt19937_64& rng, int n) {
-  std::vector<double> b = random_values(rng, std::size_t(n) * n), a(std::size_t(n) * n, 0.0);
-  ref::gemm('N', 'T', n, n, n, 1.0, b.data(), n, b.data(), n, 0.0, a.data(), n);
-  for (int i = 0; i < n; ++i) a[i + std::size_t(i) * n] += n;
+  std::vector<double> a = random_values(rng, std::size_t(n) * n);
+  for (int j = 0; j < n; ++j) {
+    for (int i = 0; i < j; ++i) a[i + std::size_t(j) * n] = a[j + std::size_t(i) * n];
+    a[j + std::size_t(j) * n] = n;
+  }
   return a;
 }
 
