@@ -7,6 +7,7 @@
 #include <string>
 #include <type_traits>
 
+#include "runtime/task_errors.hpp"
 #include "runtime/task_runtime.hpp"
 
 namespace hetsparse::rt {
@@ -14,7 +15,8 @@ namespace hetsparse::rt {
 class StarpuKernel : public Kernel {
  public:
   // cuda may be null (CPU-only kernel or CPU-only build). The perf model is history-based with
-  // StarPU's size footprint over the task's data, stored as "hetsparse_<name>".
+  // StarPU's size footprint over the task's data, stored as "hetsparse_<name>". Pass functions
+  // wrapped in guarded<> so that exceptions reach the submitting thread.
   StarpuKernel(const char* kernel_name, starpu_cpu_func_t cpu, starpu_cuda_func_t cuda) : symbol_("hetsparse_") {
     symbol_ += kernel_name;
     model_.type = STARPU_HISTORY_BASED;

@@ -11,6 +11,7 @@
 #include "runtime/cuda_libraries.hpp"
 #include "runtime/runtime_impl.hpp"
 #include "runtime/starpu_check.hpp"
+#include "runtime/task_errors.hpp"
 
 // OpenBLAS's own thread pool would oversubscribe the cores StarPU's CPU workers already use: each
 // worker calls BLAS single-threaded. Weak, so any other BLAS links too.
@@ -62,6 +63,7 @@ TraceFiles Runtime::shutdown() {
   starpu_shutdown();
   running_ = false;
   g_active = false;
+  rethrow_task_error();
   if (resolved_.trace_dir.empty()) return {};
   return convert_trace(resolved_.trace_dir);
 }
@@ -78,7 +80,10 @@ int Runtime::num_cuda_workers() const {
   return n;
 }
 
-void Runtime::wait_all() { check_starpu(starpu_task_wait_for_all(), "starpu_task_wait_for_all"); }
+void Runtime::wait_all() {
+  check_starpu(starpu_task_wait_for_all(), "starpu_task_wait_for_all");
+  rethrow_task_error();
+}
 
 int Runtime::min_priority() const { return starpu_sched_get_min_priority(); }
 int Runtime::max_priority() const { return starpu_sched_get_max_priority(); }

@@ -3,8 +3,9 @@
 # is found, FxT, 128 CPUs / 8 GPUs), then hetsparse itself. Idempotent; StarPU is cached in
 # $HETSPARSE_CACHE (default ~/.cache/hetsparse) so a second run only rebuilds hetsparse.
 #
-#   scripts/bootstrap.sh [--no-apt] [--starpu-tarball F] [--starpu-prefix DIR] [--build-dir DIR]
-#                        [--build-type T] [--no-build]
+#   scripts/bootstrap.sh [--no-apt] [--with-vite] [--starpu-tarball F] [--starpu-prefix DIR]
+#                        [--build-dir DIR] [--build-type T] [--no-build]
+# --with-vite also installs ViTE, Xvfb, ImageMagick and xdotool (scripts/vite_screenshot.sh).
 # A user's own StarPU: --starpu-prefix DIR (an install with lib/pkgconfig/starpu-1.4.pc) or
 # PKG_CONFIG_PATH already finding starpu-1.4; --starpu-tarball builds that tarball instead of Debian's.
 set -euo pipefail
@@ -12,16 +13,17 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CACHE=${HETSPARSE_CACHE:-$HOME/.cache/hetsparse}
 STARPU_PIN=1.4.10+dfsg-2
-APT=1 TARBALL="" USER_PREFIX="" BUILD_DIR="$ROOT/build" BUILD_TYPE=Release DO_BUILD=1
+APT=1 VITE=0 TARBALL="" USER_PREFIX="" BUILD_DIR="$ROOT/build" BUILD_TYPE=Release DO_BUILD=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --no-apt) APT=0 ;;
+    --with-vite) VITE=1 ;;
     --starpu-tarball) TARBALL=$(realpath "$2"); shift ;;
     --starpu-prefix) USER_PREFIX=$(realpath "$2"); shift ;;
     --build-dir) BUILD_DIR=$2; shift ;;
     --build-type) BUILD_TYPE=$2; shift ;;
     --no-build) DO_BUILD=0 ;;
-    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
     *) echo "bootstrap: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -32,7 +34,8 @@ NVCC=$(command -v nvcc || true); [ -n "$NVCC" ] || { [ -x /usr/local/cuda/bin/nv
 
 # 1. System packages (skipped when all are present).
 PKGS="build-essential cmake ninja-build pkg-config dpkg-dev libhwloc-dev libfxt-dev libopenblas-dev
-liblapacke-dev libmetis-dev libgtest-dev zlib1g-dev libsuitesparse-dev python3-matplotlib"
+liblapacke-dev libmetis-dev libgtest-dev zlib1g-dev libsuitesparse-dev python3-matplotlib patchelf xz-utils"
+[ "$VITE" = 1 ] && PKGS="$PKGS vite xvfb imagemagick xdotool"
 if [ "$APT" = 1 ]; then
   missing=""
   for p in $PKGS; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"; done

@@ -27,7 +27,7 @@ void gemm_cuda_task(void* b[], void* cl_arg) {
                      rt::matrix_ld(b[0]), rt::matrix_ptr(b[1]), rt::matrix_ld(b[1]), a.beta, rt::matrix_ptr(b[2]),
                      rt::matrix_ld(b[2]));
 }
-constexpr starpu_cuda_func_t gemm_cuda_func = gemm_cuda_task;
+constexpr starpu_cuda_func_t gemm_cuda_func = rt::guarded<gemm_cuda_task>;
 #else
 constexpr starpu_cuda_func_t gemm_cuda_func = nullptr;
 #endif
@@ -35,7 +35,7 @@ constexpr starpu_cuda_func_t gemm_cuda_func = nullptr;
 }  // namespace
 
 const rt::Kernel& gemm_kernel() {
-  static rt::StarpuKernel k("gemm", gemm_cpu_task, gemm_cuda_func);
+  static rt::StarpuKernel k("gemm", rt::guarded<gemm_cpu_task>, gemm_cuda_func);
   return k;
 }
 

@@ -4,7 +4,8 @@
 //
 // Info convention (both back ends): 0 on success; k > 0 when the leading minor of order k is not
 // positive definite, i.e. the pivot of 1-based column k was <= 0 or NaN (columns before k are
-// factored, the rest of the triangle is partly updated). Invalid arguments throw InvalidArgument.
+// factored, the rest of the triangle is partly updated). NaN pivots are caught even where the
+// library (OpenBLAS, cuSOLVER for 'U') misses them. Invalid arguments throw InvalidArgument.
 #pragma once
 
 // Same declarations as cusolverDn.h and driver_types.h, so this header compiles without CUDA.
@@ -18,9 +19,10 @@ int potrf_cpu(char uplo, int n, double* A, int lda);
 // Bytes of device workspace potrf_cuda needs for this shape (A is not read, but cuSOLVER wants it).
 int potrf_cuda_workspace_size(cusolverDnHandle_t handle, char uplo, int n, double* A, int lda);
 
-// Enqueues the factorization on `stream` and returns at once; A, workspace and dev_info are device
-// memory, workspace_elems = potrf_cuda_workspace_size(...) / sizeof(double) at least. The info code is
-// written to *dev_info: read it with potrf_cuda_info, or keep it on the device to stay asynchronous.
+// Enqueues the factorization (and a one-block NaN-pivot check) on `stream` and returns at once;
+// A, workspace and dev_info are device memory, workspace_elems is at least
+// potrf_cuda_workspace_size(...) / sizeof(double). The info code is written to *dev_info: read it
+// with potrf_cuda_info, or keep it on the device to stay asynchronous.
 // The handle is bound to `stream` for the call and given back bound to its previous stream.
 void potrf_cuda(cusolverDnHandle_t handle, cudaStream_t stream, char uplo, int n, double* A, int lda,
                 double* workspace, int workspace_elems, int* dev_info);

@@ -30,7 +30,7 @@ void potrf_cuda_task(void* b[], void* cl_arg) {
   kernels::potrf_cuda(h, starpu_cuda_get_local_stream(), a.uplo, a.n, A, lda, work,
                       bytes / static_cast<int>(sizeof(double)), rt::vector_ptr<int>(b[1]));
 }
-constexpr starpu_cuda_func_t potrf_cuda_func = potrf_cuda_task;
+constexpr starpu_cuda_func_t potrf_cuda_func = rt::guarded<potrf_cuda_task>;
 #else
 constexpr starpu_cuda_func_t potrf_cuda_func = nullptr;
 #endif
@@ -38,7 +38,7 @@ constexpr starpu_cuda_func_t potrf_cuda_func = nullptr;
 }  // namespace
 
 const rt::Kernel& potrf_kernel() {
-  static rt::StarpuKernel k("potrf", potrf_cpu_task, potrf_cuda_func);
+  static rt::StarpuKernel k("potrf", rt::guarded<potrf_cpu_task>, potrf_cuda_func);
   return k;
 }
 

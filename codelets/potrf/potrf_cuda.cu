@@ -2,6 +2,7 @@
 #include "codelets/potrf/potrf.hpp"
 
 #include <climits>
+#include <cstddef>
 #include <string>
 
 #include "codelets/common/cublas_params.hpp"
@@ -29,6 +30,30 @@ class CusolverStreamScope {
   cudaStream_t saved_ = nullptr;
 };
 
+// cuSOLVER 13.0 reports a NaN pivot for uplo 'L' but lets it through with info = 0 for 'U'. A NaN
+// pivot makes every later pivot NaN, so when info is 0 the first NaN on the diagonal is the failing
+// column: report it as LAPACK does, for both triangles. One block; n is a tile size.
+constexpr int kScanThreads = 256;
+
+__global__ void __launch_bounds__(kScanThreads)
+    report_nan_pivot(int n, const double* __restrict__ A, int lda, int* __restrict__ info) {
+  __shared__ int first_nan;
+  if (threadIdx.x == 0) {
+    first_nan = INT_MAX;
+  }
+  __syncthreads();
+  for (int j = static_cast<int>(threadIdx.x); j < n; j += kScanThreads) {
+    if (isnan(A[static_cast<std::size_t>(j) * (static_cast<std::size_t>(lda) + 1)])) {
+      atomicMin(&first_nan, j);
+      break;  // this thread's later columns cannot hold an earlier NaN
+    }
+  }
+  __syncthreads();
+  if (threadIdx.x == 0 && first_nan != INT_MAX && *info == 0) {
+    *info = first_nan + 1;
+  }
+}
+
 }  // namespace
 
 int potrf_cuda_workspace_size(cusolverDnHandle_t handle, char uplo, int n, double* A, int lda) {
@@ -55,6 +80,10 @@ void potrf_cuda(cusolverDnHandle_t handle, cudaStream_t stream, char uplo, int n
   CusolverStreamScope bound(handle, stream);
   check_cusolver(cusolverDnDpotrf(handle, fill, n, A, lda, workspace, workspace_elems, dev_info),
                  "cusolverDnDpotrf in potrf_cuda");
+  if (n > 0) {
+    report_nan_pivot<<<1, kScanThreads, 0, stream>>>(n, A, lda, dev_info);
+    check_cuda(cudaGetLastError(), "report_nan_pivot launch in potrf_cuda");
+  }
 }
 
 int potrf_cuda_info(cudaStream_t stream, const int* dev_info) {

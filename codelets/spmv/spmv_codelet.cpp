@@ -43,7 +43,7 @@ void spmv_cuda_task(void* buffers[], void* cl_arg) {
     kernels::spmv_cuda(s, csr_view(buffers[0]), vec_in(buffers[1]), vec_out(buffers[2]), a.alpha, a.beta);
   }
 }
-constexpr starpu_cuda_func_t spmv_cuda_func = spmv_cuda_task;
+constexpr starpu_cuda_func_t spmv_cuda_func = rt::guarded<spmv_cuda_task>;
 #else
 constexpr starpu_cuda_func_t spmv_cuda_func = nullptr;
 #endif
@@ -51,7 +51,7 @@ constexpr starpu_cuda_func_t spmv_cuda_func = nullptr;
 }  // namespace
 
 const rt::Kernel& spmv_kernel() {
-  static rt::StarpuKernel k("spmv", spmv_cpu_task, spmv_cuda_func);
+  static rt::StarpuKernel k("spmv", rt::guarded<spmv_cpu_task>, spmv_cuda_func);
   return k;
 }
 

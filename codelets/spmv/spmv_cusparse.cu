@@ -1,4 +1,4 @@
-// SpMV through cuSPARSE's generic API, for comparison with spmv_cuda and as a fallback.
+// SpMV through cuSPARSE's generic API: the vendor baseline for spmv_cuda, and its alternative.
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -52,6 +52,8 @@ using SpMat = Owned<cusparseConstSpMatDescr_t, cusparseDestroySpMat>;
 using ConstDnVec = Owned<cusparseConstDnVecDescr_t, cusparseDestroyDnVec>;
 using DnVec = Owned<cusparseDnVecDescr_t, cusparseDestroyDnVec>;
 
+// Binds the handle to the call's stream with host scalars, and gives it back as the caller had it:
+// StarPU workers share their handles between tasks.
 class HandleScope {
  public:
   HandleScope(cusparseHandle_t handle, cudaStream_t stream) : handle_(handle) {
@@ -120,7 +122,8 @@ void spmv_cusparse(cusparseHandle_t handle, cudaStream_t stream, const CsrView& 
 
   SpMat matrix = make_matrix(A, ncols, offsets());
   cusparseConstDnVecDescr_t x_raw = nullptr;
-  check_cusparse(cusparseCreateConstDnVec(&x_raw, ncols, x, CUDA_R_64F), "cusparseCreateConstDnVec in spmv_cusparse");
+  check_cusparse(cusparseCreateConstDnVec(&x_raw, ncols, x, CUDA_R_64F),
+                 "cusparseCreateConstDnVec in spmv_cusparse");
   ConstDnVec x_vec(x_raw);
   cusparseDnVecDescr_t y_raw = nullptr;
   check_cusparse(cusparseCreateDnVec(&y_raw, A.nrows, y, CUDA_R_64F), "cusparseCreateDnVec in spmv_cusparse");

@@ -26,7 +26,7 @@ void syrk_cuda_task(void* b[], void* cl_arg) {
   kernels::syrk_cuda(rt::cuda::local_cublas(), a.uplo, a.trans, a.n, a.k, a.alpha, rt::matrix_ptr(b[0]),
                      rt::matrix_ld(b[0]), a.beta, rt::matrix_ptr(b[1]), rt::matrix_ld(b[1]));
 }
-constexpr starpu_cuda_func_t syrk_cuda_func = syrk_cuda_task;
+constexpr starpu_cuda_func_t syrk_cuda_func = rt::guarded<syrk_cuda_task>;
 #else
 constexpr starpu_cuda_func_t syrk_cuda_func = nullptr;
 #endif
@@ -34,7 +34,7 @@ constexpr starpu_cuda_func_t syrk_cuda_func = nullptr;
 }  // namespace
 
 const rt::Kernel& syrk_kernel() {
-  static rt::StarpuKernel k("syrk", syrk_cpu_task, syrk_cuda_func);
+  static rt::StarpuKernel k("syrk", rt::guarded<syrk_cpu_task>, syrk_cuda_func);
   return k;
 }
 

@@ -26,7 +26,7 @@ void trsm_cuda_task(void* b[], void* cl_arg) {
   kernels::trsm_cuda(rt::cuda::local_cublas(), a.side, a.uplo, a.transa, a.diag, a.m, a.n, a.alpha,
                      rt::matrix_ptr(b[0]), rt::matrix_ld(b[0]), rt::matrix_ptr(b[1]), rt::matrix_ld(b[1]));
 }
-constexpr starpu_cuda_func_t trsm_cuda_func = trsm_cuda_task;
+constexpr starpu_cuda_func_t trsm_cuda_func = rt::guarded<trsm_cuda_task>;
 #else
 constexpr starpu_cuda_func_t trsm_cuda_func = nullptr;
 #endif
@@ -34,7 +34,7 @@ constexpr starpu_cuda_func_t trsm_cuda_func = nullptr;
 }  // namespace
 
 const rt::Kernel& trsm_kernel() {
-  static rt::StarpuKernel k("trsm", trsm_cpu_task, trsm_cuda_func);
+  static rt::StarpuKernel k("trsm", rt::guarded<trsm_cpu_task>, trsm_cuda_func);
   return k;
 }
 

@@ -39,8 +39,9 @@ void nrm2_cuda_task(void* b[], void* cl_arg) {
   const auto a = rt::task_args<VectorArgs>(cl_arg);
   kernels::nrm2_cuda(rt::cuda::local_cublas(), a.n, rt::vector_ptr(b[0]), rt::vector_ptr(b[1]));
 }
-constexpr starpu_cuda_func_t axpy_cuda_func = axpy_cuda_task, dot_cuda_func = dot_cuda_task,
-                             nrm2_cuda_func = nrm2_cuda_task;
+constexpr starpu_cuda_func_t axpy_cuda_func = rt::guarded<axpy_cuda_task>,
+                             dot_cuda_func = rt::guarded<dot_cuda_task>,
+                             nrm2_cuda_func = rt::guarded<nrm2_cuda_task>;
 #else
 constexpr starpu_cuda_func_t axpy_cuda_func = nullptr, dot_cuda_func = nullptr, nrm2_cuda_func = nullptr;
 #endif
@@ -48,15 +49,15 @@ constexpr starpu_cuda_func_t axpy_cuda_func = nullptr, dot_cuda_func = nullptr, 
 }  // namespace
 
 const rt::Kernel& axpy_kernel() {
-  static rt::StarpuKernel k("axpy", axpy_cpu_task, axpy_cuda_func);
+  static rt::StarpuKernel k("axpy", rt::guarded<axpy_cpu_task>, axpy_cuda_func);
   return k;
 }
 const rt::Kernel& dot_kernel() {
-  static rt::StarpuKernel k("dot", dot_cpu_task, dot_cuda_func);
+  static rt::StarpuKernel k("dot", rt::guarded<dot_cpu_task>, dot_cuda_func);
   return k;
 }
 const rt::Kernel& nrm2_kernel() {
-  static rt::StarpuKernel k("nrm2", nrm2_cpu_task, nrm2_cuda_func);
+  static rt::StarpuKernel k("nrm2", rt::guarded<nrm2_cpu_task>, nrm2_cuda_func);
   return k;
 }
 

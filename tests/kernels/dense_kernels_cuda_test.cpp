@@ -89,9 +89,11 @@ TEST_F(DenseKernelsCuda, PotrfReportsTheFailingColumn) {
   std::uint64_t seed = 500;
   for (const char uplo : {'L', 'U'}) {
     for (const auto& [n, column] : {std::pair{37, 0}, std::pair{37, 20}, std::pair{257, 200}}) {
-      const PotrfCase c{uplo, n, 3};
-      SCOPED_TRACE(describe(c) + " column " + std::to_string(column));
-      check_potrf_failure(c, column, false, ++seed, [&](char u, DenseMatrix& A) { return run_potrf(u, A); });
+      for (const bool nan_pivot : {false, true}) {
+        const PotrfCase c{uplo, n, 3};
+        SCOPED_TRACE(describe(c) + " column " + std::to_string(column) + (nan_pivot ? " NaN" : " negative"));
+        check_potrf_failure(c, column, nan_pivot, ++seed, [&](char u, DenseMatrix& A) { return run_potrf(u, A); });
+      }
     }
   }
 }

@@ -72,10 +72,11 @@ class SpmvCuda : public CudaKernelTest {
   CusparseWorkspace workspace_;
 };
 
-// Mean row lengths 1.5, 3.5, 7, 14 and 60 select sub-warps of 2, 4, 8, 16 and 32 lanes.
+// Mean row lengths 3, 6, 12, 24, 48 and 100 select each of the kernel's six launch shapes (sub-warps
+// of 2 to 32 lanes); rows up to twice the mean also run the loop past the peeled passes.
 TEST_F(SpmvCuda, EverySubwarpWidth) {
   Rng rng(21);
-  for (const std::uint32_t max_length : {3u, 7u, 14u, 28u, 120u}) {
+  for (const std::uint32_t max_length : {6u, 12u, 24u, 48u, 96u, 200u}) {
     SCOPED_TRACE("row lengths 0.." + std::to_string(max_length));
     const CsrMatrix A = random_csr(rng, 2000, random_row_lengths(rng, 3001, 0, max_length));
     expect_matches(Impl::Own, A, 0, A.nrows, rng, 1.3, -0.4);

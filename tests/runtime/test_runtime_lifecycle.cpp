@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "codelets/gemm/gemm_codelet.hpp"
 #include "codelets/vector/vector_codelet.hpp"
 #include "hetsparse/error.hpp"
 #include "runtime/runtime.hpp"
@@ -48,6 +49,22 @@ TEST(Runtime, CudaOnlyTaskWithoutGpuIsATypedError) {
   rt::TaskOptions o;
   o.where = rt::Where::Cuda;
   EXPECT_THROW(codelets::insert_axpy(r, o, 100, 1.0, hx.id(), hy.id()), RuntimeFailure);
+}
+
+TEST(Runtime, ExceptionInsideATaskReachesTheSubmitter) {
+  rt::Runtime r(test_runtime_options("eager", 2, 0));
+  std::vector<double> a(64, 1.0), c(64, 0.0);
+  rt::DataHandle ha = rt::make_matrix_handle(r, a.data(), 8, 8, 8), hc = rt::make_matrix_handle(r, c.data(), 8, 8, 8);
+  rt::TaskOptions o;
+  o.name = "bad_gemm";
+  codelets::insert_gemm(r, o, 'X', 'N', 8, 8, 8, 1.0, ha.id(), ha.id(), 0.0, hc.id());  // 'X' is no transpose flag
+  try {
+    r.wait_all();
+    FAIL() << "wait_all should rethrow the task's exception";
+  } catch (const RuntimeFailure& e) {
+    EXPECT_NE(std::string(e.what()).find("bad_gemm"), std::string::npos) << e.what();
+  }
+  r.wait_all();  // reported once
 }
 
 TEST(Runtime, UnknownHandleIsATypedError) {
