@@ -32,13 +32,15 @@ void spmv_cuda_task(void* buffers[], void* cl_arg) {
   const auto a = rt::task_args<SpmvArgs>(cl_arg);
   cudaStream_t s = starpu_cuda_get_local_stream();
   if (a.cuda_impl == SpmvCudaImpl::Cusparse) {
-    auto& w = rt::cuda::local_workspace();
-    kernels::CusparseWorkspace ws{w.ptr, w.bytes};
+    // The kernel may free and regrow the worker's workspace: hand the block back on every exit path.
+    struct Lend {
+      rt::cuda::DeviceWorkspace& w;
+      kernels::CusparseWorkspace ws{w.ptr, w.bytes};
+      ~Lend() { w = {ws.ptr, ws.bytes}; }
+    } lend{rt::cuda::local_workspace()};
     kernels::spmv_cusparse(rt::cuda::local_cusparse(), s, csr_view(buffers[0]),
                            static_cast<std::uint32_t>(STARPU_VECTOR_GET_NX(buffers[1])), vec_in(buffers[1]),
-                           vec_out(buffers[2]), a.alpha, a.beta, ws);
-    w.ptr = ws.ptr;
-    w.bytes = ws.bytes;
+                           vec_out(buffers[2]), a.alpha, a.beta, lend.ws);
   } else {
     kernels::spmv_cuda(s, csr_view(buffers[0]), vec_in(buffers[1]), vec_out(buffers[2]), a.alpha, a.beta);
   }
