@@ -5,4 +5,5 @@ namespace hetsparse::cli {
 int cmd_info(int argc, char** argv);
 int cmd_gen(int argc, char** argv);
 int cmd_spmv(int argc, char** argv);
+int cmd_cholesky(int argc, char** argv);
 }  // namespace hetsparse::cli

@@ -19,6 +19,7 @@ constexpr Command kCommands[] = {
     {"info", hetsparse::cli::cmd_info, "workers, topology, scheduler, StarPU/CUDA versions"},
     {"gen", hetsparse::cli::cmd_gen, "write a generated matrix (Laplacians, elasticity, R-MAT, ...) to .mtx"},
     {"spmv", hetsparse::cli::cmd_spmv, "sparse matrix-vector products on CPUs and GPUs, checked and timed"},
+    {"cholesky", hetsparse::cli::cmd_cholesky, "sparse Cholesky: analyze, factorize, solve, backward error"},
 };
 
 void usage(FILE* f) {

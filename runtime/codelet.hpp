@@ -6,6 +6,7 @@
 #include <cstring>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "runtime/task_errors.hpp"
 #include "runtime/task_runtime.hpp"
@@ -49,6 +50,14 @@ Args task_args(const void* cl_arg) {
   Args a;
   std::memcpy(&a, cl_arg, sizeof(Args));
   return a;
+}
+
+// The items following the header written by TaskSpec::set_args(header, items); count from the header.
+template <class Header, class Item>
+std::vector<Item> task_items(const void* cl_arg, std::size_t count) {
+  std::vector<Item> items(count);
+  if (count) std::memcpy(items.data(), static_cast<const unsigned char*>(cl_arg) + sizeof(Header), count * sizeof(Item));
+  return items;
 }
 
 // Typed views of StarPU buffers inside codelet functions.

@@ -13,6 +13,7 @@ const char* to_string(Access a) {
     case Access::Write: return "W";
     case Access::ReadWrite: return "RW";
     case Access::Scratch: return "SCRATCH";
+    case Access::Commute: return "RW|COMMUTE";
   }
   return "?";
 }
@@ -60,11 +61,30 @@ void RecordingRuntime::submit(TaskSpec spec) {
       throw InvalidArgument("RecordingRuntime: task '" + t.spec.name + "' uses an unregistered handle");
     if (a.mode == Access::Scratch) continue;  // per-worker buffer: no dependency
     Track& tr = track_[a.handle];
+    if (a.mode == Access::Commute) {
+      // Commuting writers wait for what came before the group, not for each other.
+      if (tr.commuters.empty()) {
+        tr.before_commute = tr.readers;
+        if (tr.last_writer != npos) tr.before_commute.push_back(tr.last_writer);
+      }
+      t.deps.insert(t.deps.end(), tr.before_commute.begin(), tr.before_commute.end());
+      tr.commuters.push_back(t.id);
+      continue;
+    }
+    if (!tr.commuters.empty()) {  // the first other access closes the commuting group
+      tr.readers.clear();
+      tr.last_writer = npos;
+      t.deps.insert(t.deps.end(), tr.commuters.begin(), tr.commuters.end());
+      if (a.mode == Access::Read) tr.after_commute = tr.commuters;
+      tr.commuters.clear();
+    }
     if (tr.last_writer != npos) t.deps.push_back(tr.last_writer);
     if (a.mode == Access::Read) {
       tr.readers.push_back(t.id);
-    } else {  // a writer waits for the readers since the last write
+    } else {  // a writer waits for the readers since the last write (or the commuting group)
       t.deps.insert(t.deps.end(), tr.readers.begin(), tr.readers.end());
+      t.deps.insert(t.deps.end(), tr.after_commute.begin(), tr.after_commute.end());
+      tr.after_commute.clear();
       tr.readers.clear();
       tr.last_writer = t.id;
     }

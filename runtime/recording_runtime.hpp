@@ -47,6 +47,7 @@ class RecordingRuntime final : public TaskRuntime {
   struct Track {
     std::size_t last_writer = npos;
     std::vector<std::size_t> readers;  // readers since the last write
+    std::vector<std::size_t> commuters, before_commute, after_commute;
   };
   static constexpr std::size_t npos = static_cast<std::size_t>(-1);
   std::vector<Data> data_;

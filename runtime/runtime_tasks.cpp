@@ -19,6 +19,7 @@ starpu_data_access_mode to_starpu(Access a) {
     case Access::Write: return STARPU_W;
     case Access::ReadWrite: return STARPU_RW;
     case Access::Scratch: return STARPU_SCRATCH;
+    case Access::Commute: return static_cast<starpu_data_access_mode>(STARPU_RW | STARPU_COMMUTE);
   }
   throw InvalidArgument("unknown access mode");
 }

@@ -14,7 +14,9 @@ namespace hetsparse::rt {
 
 using HandleId = std::uint64_t;
 
-enum class Access : std::uint8_t { Read, Write, ReadWrite, Scratch };
+// Commute: read-write accesses that may run in any order (never concurrently), e.g. the updates
+// scattered into one supernode panel.
+enum class Access : std::uint8_t { Read, Write, ReadWrite, Scratch, Commute };
 // Per-task device restriction (PaStiX style: keep tiny tasks off the GPU).
 enum class Where : std::uint8_t { Any, Cpu, Cuda };
 
@@ -46,6 +48,15 @@ struct TaskSpec {
     static_assert(std::is_trivially_copyable_v<Args>, "task arguments are copied byte-wise");
     args.resize(sizeof(Args));
     std::memcpy(args.data(), &a, sizeof(Args));
+  }
+  // A header followed by a variable number of items (e.g. the updates of a batched task).
+  template <class Header, class Item>
+  void set_args(const Header& h, const std::vector<Item>& items) {
+    static_assert(std::is_trivially_copyable_v<Header> && std::is_trivially_copyable_v<Item>);
+    static_assert(sizeof(Header) % alignof(Item) == 0, "items must stay aligned after the header");
+    args.resize(sizeof(Header) + items.size() * sizeof(Item));
+    std::memcpy(args.data(), &h, sizeof(Header));
+    if (!items.empty()) std::memcpy(args.data() + sizeof(Header), items.data(), items.size() * sizeof(Item));
   }
   template <class Args>
   Args get_args() const {

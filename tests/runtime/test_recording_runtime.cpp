@@ -37,6 +37,32 @@ TEST(RecordingRuntime, ReadAfterWriteWriteAfterReadAndScratch) {
   EXPECT_DOUBLE_EQ(t[1].spec.flops, 20.0);
 }
 
+TEST(RecordingRuntime, CommutingWritersWaitForWhatCameBeforeNotForEachOther) {
+  rt::RecordingRuntime r;
+  std::vector<double> v(8), w(8);
+  rt::DataHandle hv = rt::make_vector_handle(r, v), hw = rt::make_vector_handle(r, w);
+  rt::Kernel k{"k", nullptr};
+  auto task = [&](rt::Access mode) {
+    rt::TaskSpec t;
+    t.kernel = &k;
+    t.data = {{hv.id(), mode}, {hw.id(), rt::Access::Read}};
+    r.submit(std::move(t));
+  };
+  task(rt::Access::Write);    // t0
+  task(rt::Access::Commute);  // t1
+  task(rt::Access::Commute);  // t2
+  task(rt::Access::Commute);  // t3
+  task(rt::Access::Read);     // t4: after the whole group
+  task(rt::Access::Write);    // t5
+  const auto& t = r.tasks();
+  EXPECT_EQ(t[1].deps, (std::vector<std::size_t>{0}));
+  EXPECT_EQ(t[2].deps, (std::vector<std::size_t>{0}));
+  EXPECT_EQ(t[3].deps, (std::vector<std::size_t>{0}));
+  EXPECT_EQ(t[4].deps, (std::vector<std::size_t>{1, 2, 3}));
+  EXPECT_EQ(t[5].deps, (std::vector<std::size_t>{1, 2, 3, 4}));
+  EXPECT_EQ(r.critical_path_length(), 4u);
+}
+
 TEST(RecordingRuntime, RejectsUnregisteredHandles) {
   rt::RecordingRuntime r;
   std::vector<double> x(4), y(4);

@@ -1,0 +1,146 @@
+#include "cholesky/cholesky_solver.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "cholesky/numeric/panel_storage.hpp"
+#include "cholesky/symbolic/analysis.hpp"
+#include "hetsparse/error.hpp"
+#include "sparse/convert.hpp"
+
+namespace hetsparse::cholesky {
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+// The panels and row lists registered with the runtime for one phase; unregistering brings the
+// panels home.
+struct CholeskySolver::Registered {
+  std::vector<rt::DataHandle> owned;
+  planners::SupernodalData data;
+  std::vector<int> info;
+
+  Registered(rt::TaskRuntime& rt, const SymbolicFactor& sym, PanelStorage& L, bool with_info) {
+    const index_t ns = sym.num_supernodes();
+    info.assign(ns, 0);
+    for (index_t s = 0; s < ns; ++s) {
+      const Supernode& sn = sym.supernodes[s];
+      owned.emplace_back(rt, rt.register_matrix({L.panel(s), std::size_t(sn.nrows), std::size_t(sn.nrows),
+                                                  std::size_t(sn.ncols)}));
+      const rt::HandleId panel = owned.back().id();
+      auto* rows = const_cast<index_t*>(sym.rows.data() + sn.row_begin);  // read-only in every task
+      owned.emplace_back(rt, rt.register_vector({rows, std::size_t(sn.nrows), sizeof(index_t)}));
+      data.sn.push_back({panel, owned.back().id(), sn.first_col});
+      if (with_info) {
+        owned.emplace_back(rt, rt.register_vector({&info[s], 1, sizeof(int)}));
+        data.info.push_back(owned.back().id());
+      }
+    }
+  }
+};
+
+CholeskySolver::CholeskySolver(rt::TaskRuntime& runtime) : rt_(runtime) {}
+CholeskySolver::~CholeskySolver() = default;
+
+const SymbolicFactor& CholeskySolver::symbolic() const {
+  if (!sym_) throw InvalidArgument("Cholesky: analyze() has not been called");
+  return *sym_;
+}
+
+void CholeskySolver::require_factor(const char* what) const {
+  if (!factorized_) throw InvalidArgument(std::string("Cholesky: ") + what + " needs a successful factorize()");
+}
+
+const SymbolicFactor& CholeskySolver::analyze(const Csr& A, const AnalyzeOptions& opts) {
+  sym_ = std::make_unique<SymbolicFactor>(cholesky::analyze(A, opts));
+  input_ = opts.input;
+  map_ = std::make_unique<AssemblyMap>(build_assembly_map(A, input_, *sym_));
+  L_.reset();
+  factorized_ = false;
+  return *sym_;
+}
+
+const FactorizeReport& CholeskySolver::factorize(const Csr& A, const FactorizeOptions& opts) {
+  const SymbolicFactor& sym = symbolic();
+  const auto t0 = std::chrono::steady_clock::now();
+  factorized_ = false;
+  options_ = opts;
+  report_ = FactorizeReport{};
+  if (!L_) L_ = std::make_unique<PanelStorage>(sym);
+  assemble(A, *map_, *L_);
+  report_.assemble_s = seconds_since(t0);
+  const auto t1 = std::chrono::steady_clock::now();
+  std::vector<int> info;
+  {
+    Registered reg(rt_, sym, *L_, true);
+    report_.plan = planners::submit_supernodal_cholesky(rt_, sym, reg.data, opts.thresholds);
+    rt_.wait_all();
+    reg.owned.clear();  // panels and info back in host memory
+    info = reg.info;
+  }
+  report_.factorize_s = seconds_since(t1);
+  report_.total_s = seconds_since(t0);
+  report_.flops = sym.flops_amalgamated;
+  // The first failure in elimination order is the informative one; later ones follow from it.
+  index_t failed = std::numeric_limits<index_t>::max();
+  for (index_t s = 0; s < sym.num_supernodes(); ++s)
+    if (info[s] > 0) failed = std::min(failed, sym.supernodes[s].first_col + info[s] - 1);
+  if (failed != std::numeric_limits<index_t>::max())
+    throw NotPositiveDefinite(sym.perm[failed], "Cholesky: the matrix is not positive definite: non-positive pivot");
+  factorized_ = true;
+  return report_;
+}
+
+void CholeskySolver::solve(double* B, int nrhs, int ldb) {
+  require_factor("solve()");
+  const SymbolicFactor& sym = *sym_;
+  if (nrhs < 1 || ldb < sym.n) throw InvalidArgument("Cholesky solve: need nrhs >= 1 and ldb >= n");
+  std::vector<double> x(std::size_t(sym.n) * nrhs);
+  for (int c = 0; c < nrhs; ++c)
+    for (index_t i = 0; i < sym.n; ++i) x[i + std::size_t(c) * sym.n] = B[sym.perm[i] + std::size_t(c) * ldb];
+  {
+    Registered reg(rt_, sym, *L_, false);
+    rt::DataHandle hx(rt_, rt_.register_vector({x.data(), x.size(), sizeof(double)}));
+    planners::submit_supernodal_solve(rt_, sym, reg.data, hx.id(), nrhs, sym.n);
+    rt_.wait_all();
+  }
+  for (int c = 0; c < nrhs; ++c)
+    for (index_t i = 0; i < sym.n; ++i) B[sym.perm[i] + std::size_t(c) * ldb] = x[i + std::size_t(c) * sym.n];
+}
+
+double CholeskySolver::logdet() const {
+  require_factor("logdet()");
+  double s = 0;
+  for (index_t k = 0; k < sym_->num_supernodes(); ++k) {
+    const Supernode& sn = sym_->supernodes[k];
+    const double* p = L_->panel(k);
+    for (index_t j = 0; j < sn.ncols; ++j) s += std::log(p[j + offset_t(j) * sn.nrows]);
+  }
+  return 2.0 * s;
+}
+
+Csr CholeskySolver::factor_L() const {
+  require_factor("factor_L()");
+  const SymbolicFactor& sym = *sym_;
+  Coo coo;
+  coo.rows = coo.cols = sym.n;
+  for (index_t k = 0; k < sym.num_supernodes(); ++k) {
+    const Supernode& sn = sym.supernodes[k];
+    const double* p = L_->panel(k);
+    for (index_t j = 0; j < sn.ncols; ++j)
+      for (offset_t r = j; r < sn.nrows; ++r) {
+        coo.row.push_back(sym.rows[sn.row_begin + r]);
+        coo.col.push_back(sn.first_col + j);
+        coo.val.push_back(p[r + offset_t(j) * sn.nrows]);
+      }
+  }
+  return to_csr(coo);
+}
+
+}  // namespace hetsparse::cholesky

@@ -1,0 +1,52 @@
+#include "cholesky/numeric/panel_storage.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "hetsparse/error.hpp"
+
+namespace hetsparse::cholesky {
+
+PanelStorage::PanelStorage(const SymbolicFactor& sym) : offset(sym.supernodes.size() + 1, 0) {
+  for (std::size_t s = 0; s < sym.supernodes.size(); ++s)
+    offset[s + 1] = offset[s] + sym.supernodes[s].nrows * sym.supernodes[s].ncols;
+  values.assign(static_cast<std::size_t>(offset.back()), 0.0);
+}
+
+AssemblyMap build_assembly_map(const Csr& A, InputTriangle input, const SymbolicFactor& sym) {
+  if (A.rows != sym.n || A.cols != sym.n)
+    throw InvalidArgument("Cholesky: the matrix is " + std::to_string(A.rows) + " x " + std::to_string(A.cols) +
+                          ", the analysis was for order " + std::to_string(sym.n));
+  PanelStorage sizes(sym);  // offsets only; values are dropped with it
+  AssemblyMap m;
+  m.rows = A.rows;
+  m.nnz = A.nnz();
+  m.position.assign(static_cast<std::size_t>(A.nnz()), -1);
+  for (index_t i = 0; i < A.rows; ++i) {
+    for (offset_t k = A.rowptr[i]; k < A.rowptr[i + 1]; ++k) {
+      const index_t j = A.colind[k];
+      if (input == InputTriangle::Full && j > i) continue;  // the lower copy carries the value
+      const index_t pi = sym.iperm[i], pj = sym.iperm[j];
+      const index_t row = std::max(pi, pj), col = std::min(pi, pj);
+      const index_t s = sym.col_to_supernode[col];
+      const Supernode& sn = sym.supernodes[s];
+      const auto first = sym.rows.begin() + sn.row_begin, last = first + sn.nrows;
+      const auto it = std::lower_bound(first, last, row);
+      if (it == last || *it != row)  // cannot happen for a correct analysis of this pattern
+        throw StructureError(i, j, "Cholesky: entry of A outside the symbolic structure (pattern changed?)");
+      m.position[k] = sizes.offset[s] + offset_t(col - sn.first_col) * sn.nrows + (it - first);
+    }
+  }
+  return m;
+}
+
+void assemble(const Csr& A, const AssemblyMap& map, PanelStorage& L) {
+  if (A.rows != map.rows || A.nnz() != map.nnz)
+    throw InvalidArgument("Cholesky: the matrix does not have the pattern that was analyzed (" +
+                          std::to_string(A.nnz()) + " entries, expected " + std::to_string(map.nnz) + ")");
+  std::fill(L.values.begin(), L.values.end(), 0.0);
+  for (offset_t k = 0; k < map.nnz; ++k)
+    if (map.position[k] >= 0) L.values[map.position[k]] += A.values[k];
+}
+
+}  // namespace hetsparse::cholesky

@@ -1,0 +1,33 @@
+// Numeric storage of L: every supernode's dense column-major panel (nrows x ncols, ld = nrows) in
+// one array with 64-bit offsets (nnz(L) passes 2^31 on 3D problems), and the map that scatters the
+// entries of A into the panels, built once per pattern so refactorize only copies values.
+#pragma once
+#include <vector>
+
+#include "cholesky/symbolic/analyze_options.hpp"
+#include "cholesky/symbolic/symbolic_factor.hpp"
+#include "sparse/csr.hpp"
+
+namespace hetsparse::cholesky {
+
+struct PanelStorage {
+  std::vector<offset_t> offset;  // per supernode, plus the total at the end
+  std::vector<double> values;
+
+  explicit PanelStorage(const SymbolicFactor& sym);
+  double* panel(index_t s) { return values.data() + offset[s]; }
+  const double* panel(index_t s) const { return values.data() + offset[s]; }
+};
+
+// For each stored entry of A (CSR order): its position in PanelStorage::values, or -1 when the
+// entry is the redundant upper copy of a full symmetric input.
+struct AssemblyMap {
+  std::vector<offset_t> position;
+  index_t rows = 0;
+  offset_t nnz = 0;
+};
+AssemblyMap build_assembly_map(const Csr& A, InputTriangle input, const SymbolicFactor& sym);
+// Zeroes the panels and scatters A's values; A must have the pattern the map was built for.
+void assemble(const Csr& A, const AssemblyMap& map, PanelStorage& L);
+
+}  // namespace hetsparse::cholesky

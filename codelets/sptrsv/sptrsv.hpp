@@ -1,0 +1,154 @@
+// Sparse triangular solve T x = b on a *normalised* triangular CSR matrix, as produced by
+// sptrsv::TriangularPattern (sptrsv/analysis.hpp): 32-bit offsets and indices, every row holds
+// exactly one diagonal entry, stored LAST in the row for a lower triangle and FIRST for an upper
+// one, the off-diagonals sorted by column and all on the right side of the diagonal. A unit
+// diagonal is stored as 1.0, so no kernel needs a unit flag. Pure kernels, no StarPU.
+//
+// The kernels trust the normalisation: a missing diagonal or an entry on the wrong side would make
+// the sync-free GPU kernels wait forever. Build views only from an analysed pattern.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sparse/types.hpp"
+
+// Same declaration as driver_types.h, so this header compiles without CUDA.
+typedef struct CUstream_st* cudaStream_t;
+
+namespace hetsparse::kernels {
+
+// Host (or device, see TriangularDeviceView) arrays of a normalised triangular matrix and its
+// level schedule. Levels: rows of level l are level_rows[level_ptr[l] .. level_ptr[l+1]); a row's
+// dependencies all lie in lower levels. Fusion segments (YuenyeungSpTRSV's execute_row_id) are
+// boundaries in *solve order* (position k is row k for lower, row n-1-k for upper): segment s covers
+// positions [segments[s], segments[s+1]); one position = one row solved by a whole warp, more = one
+// row per thread.
+struct TriangularView {
+  index_t n = 0;
+  bool upper = false;
+  const index_t* rowptr = nullptr;  // n + 1 entries, rowptr[0] == 0
+  const index_t* colind = nullptr;  // rowptr[n] entries
+  const double* values = nullptr;   // rowptr[n] entries
+  index_t num_levels = 0;
+  const index_t* level_ptr = nullptr;     // num_levels + 1 entries
+  const index_t* level_rows = nullptr;    // n entries
+  const std::int64_t* level_nnz = nullptr;  // num_levels entries: stored entries of each level's rows
+  index_t num_segments = 0;
+  const index_t* segments = nullptr;  // num_segments + 1 entries
+  // Optional (null if the analysis kept none): the same rows stored contiguously in level order,
+  // so level-scheduled kernels stream through them. Position k (row level_rows[k]) holds
+  // level_colind/level_values[level_rowptr[k] .. level_rowptr[k+1]), laid out as its row.
+  const index_t* level_rowptr = nullptr;  // n + 1 entries
+  const index_t* level_colind = nullptr;
+  const double* level_values = nullptr;
+};
+
+// --- CPU kernels (sptrsv_cpu.cpp, sptrsv_cpu_levels.cpp) ---
+// Right-hand sides and solutions are column-major: column r of b starts at b + r * ldb. x may be the
+// same array as b (with ldx == ldb): every row reads its b entries before writing x.
+
+// Serial substitution T X = B: forward for lower, backward for upper.
+void sptrsv_cpu(const TriangularView& t, const double* b, index_t ldb, double* x, index_t ldx, index_t nrhs);
+
+// Serial T^T X = B using T's own rows (column-oriented: once x[i] is final, row i of T, which is
+// column i of T^T, is subtracted from the right-hand sides still to come). Same aliasing rule.
+void sptrsv_cpu_transpose(const TriangularView& t, const double* b, index_t ldb, double* x, index_t ldx,
+                          index_t nrhs);
+
+// Solves the rows level_rows[level_begin .. level_end) in that order (reading the level-ordered
+// copy when the view has one): a whole level l is
+// [level_ptr[l], level_ptr[l+1]), a share of it any sub-range (rows of one level are independent,
+// so shares may run concurrently). Every dependency of these rows must already be in x (or, when the
+// range spans several levels, earlier in the range). One task per level, or several per level.
+void sptrsv_cpu_level(const TriangularView& t, index_t level_begin, index_t level_end, const double* b,
+                      index_t ldb, double* x, index_t ldx, index_t nrhs);
+
+// Level-scheduled T X = B on num_threads std::threads (the caller's thread is one of them): a level
+// whose stored entries times nrhs reach min_entries_per_thread per thread is split across the
+// threads by entries, runs of smaller levels are solved by one thread, and the threads meet at a
+// barrier after each such step (below ~2048 entries a share costs less than the barrier).
+// num_threads >= 1, min_entries_per_thread >= 1.
+constexpr std::int64_t kDefaultMinEntriesPerThread = 2048;
+void sptrsv_cpu_levels(const TriangularView& t, const double* b, index_t ldb, double* x, index_t ldx,
+                       index_t nrhs, int num_threads,
+                       std::int64_t min_entries_per_thread = kDefaultMinEntriesPerThread);
+
+// --- CUDA kernels (sptrsv_*_cuda.cu; built only with CUDA) ---
+
+// The same matrix with every array in device memory, except the two marked HOST, which the
+// level-set variant reads to size its per-level launches.
+struct TriangularDeviceView {
+  index_t n = 0;
+  bool upper = false;
+  const index_t* rowptr = nullptr;
+  const index_t* colind = nullptr;
+  const double* values = nullptr;
+  index_t num_levels = 0;
+  const index_t* level_rows = nullptr;
+  const index_t* host_level_ptr = nullptr;      // HOST, num_levels + 1 entries
+  const std::int64_t* host_level_nnz = nullptr;  // HOST, num_levels entries
+  index_t num_segments = 0;
+  const index_t* segments = nullptr;
+  const index_t* level_rowptr = nullptr;  // optional, as in TriangularView
+  const index_t* level_colind = nullptr;
+  const double* level_values = nullptr;
+};
+
+// Device scratch of the sync-free variants: a work counter and one ready flag per row. Carve it from
+// a caller-owned device buffer of solve_workspace_bytes(n) bytes. One workspace per solve in flight:
+// every sync-free solve first resets it on its own stream, so reuse on one stream is safe.
+struct SolveWorkspace {
+  unsigned* next_item = nullptr;  // claim counter (deadlock freedom, see sptrsv_device_rows.cuh)
+  int* ready = nullptr;           // ready[row] != 0 once x[row] is final
+  index_t n = 0;
+};
+std::size_t solve_workspace_bytes(index_t n);
+// `device_buffer` must be at least solve_workspace_bytes(n) bytes, 4-byte aligned (cudaMalloc is).
+SolveWorkspace make_solve_workspace(void* device_buffer, index_t n);
+// Init-on-stream step: clears the counter and every flag (stream-ordered, capturable in a graph).
+void reset_solve_workspace(cudaStream_t stream, const SolveWorkspace& ws);
+
+// The variants. All take b and x in device memory (x may equal b), double precision, lower or
+// upper (upper rows are solved from n-1 down), enqueue on `stream` and never wait for it.
+// syncfree: one warp per row, busy-wait on per-row ready flags (Liu et al. / paper Algorithm 3).
+void sptrsv_syncfree_cuda(cudaStream_t stream, const TriangularDeviceView& t, const double* b, double* x,
+                          const SolveWorkspace& ws);
+// capellini: one thread per row, "writing first" (YuenyeungSpTRSV Algorithm 5).
+void sptrsv_capellini_cuda(cudaStream_t stream, const TriangularDeviceView& t, const double* b, double* x,
+                           const SolveWorkspace& ws);
+// yuenyeung: per-warp choice between the two from t.segments (Algorithm 6; threshold set in analysis).
+void sptrsv_yuenyeung_cuda(cudaStream_t stream, const TriangularDeviceView& t, const double* b, double* x,
+                           const SolveWorkspace& ws);
+// levelset: one launch per level, a thread or a warp per row by the level's mean row length. Uses no
+// workspace (ws may be empty); graph-capturable, as are the others.
+void sptrsv_levelset_cuda(cudaStream_t stream, const TriangularDeviceView& t, const double* b, double* x,
+                          const SolveWorkspace& ws);
+
+// Names accepted by solve_cuda, in the order above.
+std::vector<std::string> gpu_variants();
+// Runs the named variant; InvalidArgument for an unknown name, a workspace smaller than t.n (for
+// the sync-free variants) or a yuenyeung solve without segments.
+void solve_cuda(const std::string& variant, cudaStream_t stream, const TriangularDeviceView& t, const double* b,
+                double* x, const SolveWorkspace& ws);
+
+// Device copy of a TriangularView (all arrays, level pointers and nnz also kept on the host for the
+// view). Uploads on `stream` and waits for it; frees with cudaFree. Not copyable.
+class DeviceTriangular {
+ public:
+  DeviceTriangular(cudaStream_t stream, const TriangularView& host);
+  ~DeviceTriangular();
+  DeviceTriangular(const DeviceTriangular&) = delete;
+  DeviceTriangular& operator=(const DeviceTriangular&) = delete;
+
+  TriangularDeviceView view() const { return view_; }
+
+ private:
+  TriangularDeviceView view_;
+  std::vector<void*> allocations_;
+  std::vector<index_t> host_level_ptr_;
+  std::vector<std::int64_t> host_level_nnz_;
+};
+
+}  // namespace hetsparse::kernels

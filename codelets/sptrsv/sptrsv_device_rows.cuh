@@ -1,0 +1,131 @@
+// Device building blocks of the sync-free SpTRSV kernels: the ready-flag protocol, the work
+// claim that makes them deadlock-free, and the two ways to solve rows (a warp per row, a thread per
+// row). Included by the sptrsv_*_cuda.cu variants only.
+//
+// Deadlock freedom lives in claim_item(): warps do not take their work from blockIdx (the hardware
+// may start block k before block j < k and fill the GPU with waiting warps) but from an atomic
+// counter, so work items are claimed in solve order. Every row a claimed item waits on (columns
+// below it for lower, above it for upper: the analysis guarantees nothing else) belongs to an
+// item claimed earlier, by a warp that is already resident and so keeps running. By induction
+// the earliest unfinished item always has its inputs, and every warp finishes.
+#pragma once
+#include <cuda/atomic>
+
+#include <cstdint>
+#include <string>
+
+#include "codelets/sptrsv/sptrsv.hpp"
+#include "hetsparse/error.hpp"
+
+namespace hetsparse::kernels::sptrsv_device {
+
+constexpr unsigned kWarp = 32;
+constexpr unsigned kFullMask = 0xffffffffu;
+constexpr unsigned kBlockThreads = 128;
+
+// The parts of TriangularDeviceView the kernels read, passed by value.
+struct Rows {
+  index_t n;
+  const index_t* __restrict__ rowptr;
+  const index_t* __restrict__ colind;
+  const double* __restrict__ values;
+};
+
+inline Rows rows_of(const TriangularDeviceView& t) { return {t.n, t.rowptr, t.colind, t.values}; }
+
+// Solve order: position k is row k (lower) or row n-1-k (upper).
+template <bool Upper>
+__device__ __forceinline__ index_t row_at(const Rows& m, index_t position) {
+  return Upper ? m.n - 1 - position : position;
+}
+
+// Acquire load: once it sees the flag set, x[row] (written before the release) is visible. This is
+// the paper's volatile flag read plus __threadfence, in the CUDA memory model's terms.
+__device__ __forceinline__ bool is_ready(int* ready, index_t row) {
+  return cuda::atomic_ref<int, cuda::thread_scope_device>(ready[row]).load(cuda::memory_order_acquire) != 0;
+}
+
+// x[row] = value, then the release store of its flag (the paper's __threadfence; flag = true).
+__device__ __forceinline__ void publish(double* x, int* ready, index_t row, double value) {
+  x[row] = value;
+  cuda::atomic_ref<int, cuda::thread_scope_device>(ready[row]).store(1, cuda::memory_order_release);
+}
+
+// One counter increment per warp, broadcast to all lanes; every lane must call it.
+__device__ __forceinline__ unsigned claim_item(unsigned* next_item) {
+  unsigned item = 0;
+  if (threadIdx.x % kWarp == 0) item = atomicAdd(next_item, 1u);
+  return __shfl_sync(kFullMask, item, 0);
+}
+
+// Row `row` by the whole warp (all 32 lanes must call it): lanes stride over the off-diagonals,
+// each spinning on its own dependencies, then a fixed shuffle tree sums the partials, so the result
+// does not depend on timing. b is read with plain loads: it may be x itself.
+template <bool Upper>
+__device__ __forceinline__ void solve_row_warp(const Rows& m, index_t row, const double* b, double* x, int* ready) {
+  const unsigned lane = threadIdx.x % kWarp;
+  const index_t first = __ldg(m.rowptr + row), last = __ldg(m.rowptr + row + 1);
+  const index_t diagonal_slot = Upper ? first : last - 1;
+  const double diagonal = __ldg(m.values + diagonal_slot);  // fetched before any waiting
+  double sum = 0.0;
+  // Upper rows' late-solved dependencies are near the diagonal, i.e. first: walk from the far end.
+  const index_t off_begin = Upper ? first + 1 : first, off_end = Upper ? last : last - 1;
+  for (index_t k = off_begin + static_cast<index_t>(lane); k < off_end; k += kWarp) {
+    const index_t p = Upper ? off_end - 1 - (k - off_begin) : k;
+    const index_t col = __ldg(m.colind + p);
+    const double value = __ldg(m.values + p);
+    while (!is_ready(ready, col)) {
+    }
+    sum += value * x[col];
+  }
+#pragma unroll
+  for (unsigned offset = kWarp / 2; offset > 0; offset /= 2) sum += __shfl_xor_sync(kFullMask, sum, offset);
+  if (lane == 0) publish(x, ready, row, (b[row] - sum) / diagonal);
+}
+
+// Row `row` by one thread, "writing first" (YuenyeungSpTRSV Algorithm 5): walk the row in
+// dependency order, accumulating while the next column is ready; when it is not, it is either the
+// diagonal (the row's own flag is never set before this thread sets it, so the walk always stops
+// there) and the row is done, or a dependency still being solved, and the thread checks again
+// without blocking its warp: other lanes, possibly solving that very dependency, keep going.
+// The walk ends on the diagonal because the analysis put it last in walk order. The sum runs in
+// walk order whatever the timing, so the result is deterministic.
+template <bool Upper>
+__device__ __forceinline__ void solve_row_thread(const Rows& m, index_t row, const double* b, double* x,
+                                                 int* ready) {
+  const index_t first = __ldg(m.rowptr + row), last = __ldg(m.rowptr + row + 1);
+  constexpr index_t step = Upper ? -1 : 1;
+  index_t p = Upper ? last - 1 : first;
+  double sum = 0.0;
+  for (;;) {
+    index_t col = __ldg(m.colind + p);
+    while (is_ready(ready, col)) {
+      sum += __ldg(m.values + p) * x[col];
+      p += step;
+      col = __ldg(m.colind + p);
+    }
+    if (col == row) {
+      publish(x, ready, row, (b[row] - sum) / __ldg(m.values + p));
+      return;
+    }
+  }
+}
+
+// Host side of every sync-free launch: a workspace that covers the matrix, reset on the solve's own
+// stream (the flags of the previous solve would otherwise read as "ready").
+inline void prepare_workspace(cudaStream_t stream, const TriangularDeviceView& t, const SolveWorkspace& ws,
+                              const char* who) {
+  if (ws.ready == nullptr || ws.next_item == nullptr || ws.n < t.n) {
+    throw InvalidArgument(std::string(who) + ": the workspace covers " + std::to_string(ws.n) +
+                          " rows, the matrix has " + std::to_string(t.n));
+  }
+  reset_solve_workspace(stream, ws);
+}
+
+// Blocks to give every one of `items` work items its own warp.
+inline unsigned blocks_for_warps(index_t items) {
+  constexpr std::int64_t warps_per_block = kBlockThreads / kWarp;
+  return static_cast<unsigned>((static_cast<std::int64_t>(items) + warps_per_block - 1) / warps_per_block);
+}
+
+}  // namespace hetsparse::kernels::sptrsv_device

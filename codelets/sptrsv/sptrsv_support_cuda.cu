@@ -1,0 +1,114 @@
+// Host-side support of the CUDA SpTRSV variants: the workspace, the device copy of an analysed
+// matrix, and the by-name dispatcher.
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "codelets/common/cuda_check.hpp"
+#include "codelets/sptrsv/sptrsv.hpp"
+#include "hetsparse/error.hpp"
+
+namespace hetsparse::kernels {
+namespace {
+
+using Variant = void (*)(cudaStream_t, const TriangularDeviceView&, const double*, double*, const SolveWorkspace&);
+
+struct NamedVariant {
+  const char* name;
+  Variant run;
+};
+
+constexpr NamedVariant kVariants[] = {{"syncfree", sptrsv_syncfree_cuda},
+                                      {"capellini", sptrsv_capellini_cuda},
+                                      {"yuenyeung", sptrsv_yuenyeung_cuda},
+                                      {"levelset", sptrsv_levelset_cuda}};
+
+// A yuenyeung warp solves at most 32 rows; a longer segment would leave rows unsolved and the rows
+// after them waiting forever, so segments are checked before they reach the device.
+void check_segments(const TriangularView& host) {
+  if (host.segments == nullptr) return;
+  const auto fail = [](const std::string& what) { throw InvalidArgument("DeviceTriangular: fusion segments " + what); };
+  if (host.num_segments < 0 || host.segments[0] != 0 || host.segments[host.num_segments] != host.n) {
+    fail("must run from 0 to n");
+  }
+  for (index_t s = 0; s < host.num_segments; ++s) {
+    const index_t length = host.segments[s + 1] - host.segments[s];
+    if (length < 1 || length > 32) fail("must each span 1 to 32 rows; segment " + std::to_string(s) + " does not");
+  }
+}
+
+}  // namespace
+
+std::size_t solve_workspace_bytes(index_t n) { return (static_cast<std::size_t>(n) + 1) * sizeof(int); }
+
+SolveWorkspace make_solve_workspace(void* device_buffer, index_t n) {
+  // Counter first, flags after it: one memset clears both.
+  auto* words = static_cast<int*>(device_buffer);
+  return {reinterpret_cast<unsigned*>(words), words + 1, n};
+}
+
+void reset_solve_workspace(cudaStream_t stream, const SolveWorkspace& ws) {
+  check_cuda(cudaMemsetAsync(ws.next_item, 0, solve_workspace_bytes(ws.n), stream),
+             "cudaMemsetAsync in reset_solve_workspace");
+}
+
+std::vector<std::string> gpu_variants() {
+  std::vector<std::string> names;
+  for (const NamedVariant& v : kVariants) names.emplace_back(v.name);
+  return names;
+}
+
+void solve_cuda(const std::string& variant, cudaStream_t stream, const TriangularDeviceView& t, const double* b,
+                double* x, const SolveWorkspace& ws) {
+  std::string known;
+  for (const NamedVariant& v : kVariants) {
+    if (variant == v.name) return v.run(stream, t, b, x, ws);
+    known += std::string(known.empty() ? "" : ", ") + v.name;
+  }
+  throw InvalidArgument("solve_cuda: unknown SpTRSV variant '" + variant + "' (known: " + known + ")");
+}
+
+DeviceTriangular::DeviceTriangular(cudaStream_t stream, const TriangularView& host) {
+  check_segments(host);
+  const auto upload = [&](const auto* data, std::size_t count) {
+    using T = std::remove_const_t<std::remove_pointer_t<decltype(data)>>;
+    if (data == nullptr || count == 0) return static_cast<const T*>(nullptr);
+    void* device = nullptr;
+    check_cuda(cudaMalloc(&device, count * sizeof(T)), "cudaMalloc in DeviceTriangular");
+    allocations_.push_back(device);
+    check_cuda(cudaMemcpyAsync(device, data, count * sizeof(T), cudaMemcpyHostToDevice, stream),
+               "cudaMemcpyAsync in DeviceTriangular");
+    return static_cast<const T*>(device);
+  };
+  const auto n = static_cast<std::size_t>(host.n);
+  const auto nnz = static_cast<std::size_t>(host.rowptr[host.n]);
+  try {
+    view_.n = host.n;
+    view_.upper = host.upper;
+    view_.rowptr = upload(host.rowptr, n + 1);
+    view_.colind = upload(host.colind, nnz);
+    view_.values = upload(host.values, nnz);
+    view_.num_levels = host.num_levels;
+    view_.level_rows = upload(host.level_rows, n);
+    if (host.level_ptr != nullptr) host_level_ptr_.assign(host.level_ptr, host.level_ptr + host.num_levels + 1);
+    if (host.level_nnz != nullptr) host_level_nnz_.assign(host.level_nnz, host.level_nnz + host.num_levels);
+    view_.host_level_ptr = host_level_ptr_.empty() ? nullptr : host_level_ptr_.data();
+    view_.host_level_nnz = host_level_nnz_.empty() ? nullptr : host_level_nnz_.data();
+    view_.num_segments = host.segments == nullptr ? 0 : host.num_segments;
+    const std::size_t segment_bounds = host.segments == nullptr ? 0 : static_cast<std::size_t>(host.num_segments) + 1;
+    view_.segments = upload(host.segments, segment_bounds);
+    check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize in DeviceTriangular");
+  } catch (...) {
+    for (void* p : allocations_) cudaFree(p);
+    throw;
+  }
+}
+
+DeviceTriangular::~DeviceTriangular() {
+  for (void* p : allocations_) cudaFree(p);
+}
+
+}  // namespace hetsparse::kernels

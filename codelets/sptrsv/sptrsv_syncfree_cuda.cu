@@ -1,0 +1,35 @@
+// SyncFree SpTRSV (Liu et al.; YuenyeungSpTRSV's Algorithm 3 in CSR): one warp per row, rows taken
+// in solve order from the claim counter (deadlock freedom: see sptrsv_device_rows.cuh).
+// Deterministic: each row's sum has a fixed lane assignment and reduction tree.
+#include "codelets/common/cuda_check.hpp"
+#include "codelets/sptrsv/sptrsv_device_rows.cuh"
+
+namespace hetsparse::kernels {
+namespace {
+
+using namespace sptrsv_device;
+
+template <bool Upper>
+__global__ void __launch_bounds__(kBlockThreads)
+    syncfree_kernel(Rows m, const double* b, double* x, int* ready, unsigned* next_item) {
+  const unsigned position = claim_item(next_item);
+  if (position >= static_cast<unsigned>(m.n)) return;  // warp-uniform
+  solve_row_warp<Upper>(m, row_at<Upper>(m, static_cast<index_t>(position)), b, x, ready);
+}
+
+}  // namespace
+
+void sptrsv_syncfree_cuda(cudaStream_t stream, const TriangularDeviceView& t, const double* b, double* x,
+                          const SolveWorkspace& ws) {
+  if (t.n == 0) return;
+  prepare_workspace(stream, t, ws, "sptrsv_syncfree_cuda");
+  const unsigned blocks = blocks_for_warps(t.n);
+  if (t.upper) {
+    syncfree_kernel<true><<<blocks, kBlockThreads, 0, stream>>>(rows_of(t), b, x, ws.ready, ws.next_item);
+  } else {
+    syncfree_kernel<false><<<blocks, kBlockThreads, 0, stream>>>(rows_of(t), b, x, ws.ready, ws.next_item);
+  }
+  check_cuda(cudaGetLastError(), "syncfree_kernel launch in sptrsv_syncfree_cuda");
+}
+
+}  // namespace hetsparse::kernels

@@ -1,0 +1,49 @@
+// YuenyeungSpTRSV (Algorithm 6): the analysis cut the solve order into segments (execute_row_id);
+// a warp claims the next segment from the counter (deadlock freedom: see sptrsv_device_rows.cuh)
+// and solves it thread-level when it spans several rows (light rows, one per lane) or warp-level
+// when it is a single row (a heavy chunk was split into one segment per row). The choice is per
+// segment, hence warp-uniform: no warp mixes the two. Deterministic, as both row solvers are.
+#include "codelets/common/cuda_check.hpp"
+#include "codelets/sptrsv/sptrsv_device_rows.cuh"
+
+namespace hetsparse::kernels {
+namespace {
+
+using namespace sptrsv_device;
+
+template <bool Upper>
+__global__ void __launch_bounds__(kBlockThreads)
+    yuenyeung_kernel(Rows m, const index_t* __restrict__ segments, index_t num_segments, const double* b, double* x,
+                     int* ready, unsigned* next_item) {
+  const unsigned segment = claim_item(next_item);
+  if (segment >= static_cast<unsigned>(num_segments)) return;  // warp-uniform
+  const index_t begin = __ldg(segments + segment), end = __ldg(segments + segment + 1);
+  if (end - begin == 1) {
+    solve_row_warp<Upper>(m, row_at<Upper>(m, begin), b, x, ready);
+  } else {
+    const auto lane = static_cast<index_t>(threadIdx.x % kWarp);
+    if (lane < end - begin) solve_row_thread<Upper>(m, row_at<Upper>(m, begin + lane), b, x, ready);
+  }
+}
+
+}  // namespace
+
+void sptrsv_yuenyeung_cuda(cudaStream_t stream, const TriangularDeviceView& t, const double* b, double* x,
+                           const SolveWorkspace& ws) {
+  if (t.n == 0) return;
+  if (t.segments == nullptr || t.num_segments < 1) {
+    throw InvalidArgument("sptrsv_yuenyeung_cuda: the view carries no fusion segments");
+  }
+  prepare_workspace(stream, t, ws, "sptrsv_yuenyeung_cuda");
+  const unsigned blocks = blocks_for_warps(t.num_segments);
+  if (t.upper) {
+    yuenyeung_kernel<true><<<blocks, kBlockThreads, 0, stream>>>(rows_of(t), t.segments, t.num_segments, b, x,
+                                                                 ws.ready, ws.next_item);
+  } else {
+    yuenyeung_kernel<false><<<blocks, kBlockThreads, 0, stream>>>(rows_of(t), t.segments, t.num_segments, b, x,
+                                                                  ws.ready, ws.next_item);
+  }
+  check_cuda(cudaGetLastError(), "yuenyeung_kernel launch in sptrsv_yuenyeung_cuda");
+}
+
+}  // namespace hetsparse::kernels

@@ -1,0 +1,104 @@
+// Numeric kernels of a supernodal sparse Cholesky (left- or right-looking, swCholesky-style fused
+// updates). Pure kernels, no StarPU: the CPU ones call OpenBLAS/LAPACKE, the CUDA ones cuBLAS,
+// cuSOLVER and hetsparse's own scatter/gather kernels.
+//
+// Data model. Supernode s owns columns [first_col, first_col + ncols) of L (permuted numbering) and a
+// strictly increasing list of global row indices rows[0 .. nrows) whose first ncols entries are its
+// own columns (rows[c] == first_col + c). Its panel is dense column-major nrows x ncols with
+// ld = nrows; the strict upper triangle of the diagonal block is never read nor written.
+// Sizes are int32: a panel (and an update's m x k product) must hold fewer than 2^31 entries, which
+// is checked; supernodes are far below that in practice.
+//
+// Update of target t by descendant d, rows r0 <= r1 <= d.nrows (see update_range):
+//   C = L_d[r0:, :] * L_d[r0:r1, :]^T               (m x k, m = d.nrows - r0, k = r1 - r0)
+//   panel_t[pos_t(rows_d[r0 + i]), rows_d[r0 + j] - t.first_col] -= C(i, j)   for i >= j,
+// where pos_t(row) is the position of row in t's row list. By the structure theorem every row of d
+// from r0 on is in t's list; the CPU kernels check it (InvalidArgument, t left untouched), the CUDA
+// kernels cannot read device row lists from the host and skip a row they do not find.
+//
+// CPU kernels take host pointers (values and rows); CUDA kernels take device pointers in the panel
+// references and are asynchronous on the stream they are given: they bind the cuBLAS/cuSOLVER
+// handles to that stream for the call and give the handles back as they found them.
+// Invalid shapes or ranges throw InvalidArgument naming the routine and the problem.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+// Same declarations as cublas_api.h, cusolverDn.h and driver_types.h, so this header compiles
+// without CUDA and coexists with the CUDA headers.
+typedef struct cublasContext* cublasHandle_t;
+typedef struct cusolverDnContext* cusolverDnHandle_t;
+typedef struct CUstream_st* cudaStream_t;
+
+namespace hetsparse::kernels {
+
+// A supernode's panel and row list. Field order is part of the API (aggregate initialisation).
+struct PanelRef {
+  double* values;
+  const std::int32_t* rows;
+  std::int32_t nrows, ncols, first_col;
+};
+struct ConstPanelRef {
+  const double* values;
+  const std::int32_t* rows;
+  std::int32_t nrows, ncols, first_col;
+};
+inline ConstPanelRef as_const(const PanelRef& p) { return {p.values, p.rows, p.nrows, p.ncols, p.first_col}; }
+
+// Positions [r0, r1) of d's rows lie in the target's columns, [r0, d.nrows) in its row list.
+struct UpdateRange {
+  std::int32_t r0, r1;
+};
+
+// Host helper for planners: r0 = first position whose row >= t_first_col, r1 = first position whose
+// row >= t_first_col + t_ncols (binary searches in the sorted host list d_rows).
+UpdateRange update_range(const std::int32_t* d_rows, std::int32_t d_nrows, std::int32_t t_first_col,
+                         std::int32_t t_ncols);
+
+// Doubles of work a single update needs: m * k.
+std::size_t supernode_update_work_doubles(ConstPanelRef d, UpdateRange r);
+
+// work: supernode_update_work_doubles(d, r) doubles, contents on entry ignored.
+void supernode_update_cpu(ConstPanelRef d, UpdateRange r, PanelRef t, double* work);
+// work_device: supernode_update_work_doubles(d, r) doubles of device memory, free until the stream
+// has run the update.
+void supernode_update_cuda(cublasHandle_t handle, cudaStream_t stream, ConstPanelRef d, UpdateRange r, PanelRef t,
+                           double* work_device);
+
+// Several descendants into one target (a TPQ batch). Bytes of work the CUDA batch needs: a job
+// table followed by each update's product, stacked. Always enough for the CPU batch too.
+std::size_t supernode_update_batch_work_bytes(const ConstPanelRef* ds, const UpdateRange* rs, int count);
+// CPU: the updates one after the other; work holds at least the largest m * k of the batch.
+void supernode_update_batch_cpu(const ConstPanelRef* ds, const UpdateRange* rs, int count, PanelRef t,
+                                double* work);
+// CUDA: one GEMM per update into the stacked work buffer, then one scatter kernel over them all
+// (atomic subtractions, since descendants overlap in t: the summation order, and so the last bits,
+// may vary between runs). ds: host array of descriptors holding device pointers. work_device is at
+// least supernode_update_batch_work_bytes(...) bytes, aligned to 8 bytes (cudaMalloc gives 256).
+void supernode_update_batch_cuda(cublasHandle_t handle, cudaStream_t stream, const ConstPanelRef* ds,
+                                 const UpdateRange* rs, int count, PanelRef t, void* work_device,
+                                 std::size_t work_bytes);
+
+// Factor a panel: L11 L11^T = A11 (potrf on the diagonal block), then L21 = A21 L11^-T.
+// Returns 0, or the 1-based column within the panel whose pivot was <= 0 or NaN; the rows below
+// then hold unspecified values. Only values, nrows and ncols are used (rows may be null).
+int supernode_factor_cpu(PanelRef p);
+std::size_t supernode_factor_cuda_work_bytes(cusolverDnHandle_t solver, PanelRef p);
+// Asynchronous; the info code (same convention) is written to the device int *dev_info.
+void supernode_factor_cuda(cusolverDnHandle_t solver, cublasHandle_t blas, cudaStream_t stream, PanelRef p,
+                           void* work_device, std::size_t work_bytes, int* dev_info);
+
+// Solve sweeps, one supernode at a time, on x: the whole permuted right-hand side block, nrhs
+// columns with leading dimension ldx (> every global row of the panel).
+//   forward:  x[own] = L11^-1 x[own];  x[rows below] -= L21 x[own]
+//   backward: x[own] = L11^-T (x[own] - L21^T x[rows below])
+// work: supernode_solve_work_doubles(p, nrhs) = (nrows - ncols) * nrhs doubles.
+std::size_t supernode_solve_work_doubles(ConstPanelRef p, int nrhs);
+void supernode_forward_cpu(ConstPanelRef p, double* x, int nrhs, int ldx, double* work);
+void supernode_backward_cpu(ConstPanelRef p, double* x, int nrhs, int ldx, double* work);
+void supernode_forward_cuda(cublasHandle_t handle, cudaStream_t stream, ConstPanelRef p, double* x, int nrhs,
+                            int ldx, double* work_device);
+void supernode_backward_cuda(cublasHandle_t handle, cudaStream_t stream, ConstPanelRef p, double* x, int nrhs,
+                             int ldx, double* work_device);
+
+}  // namespace hetsparse::kernels

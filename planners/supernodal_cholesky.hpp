@@ -1,0 +1,56 @@
+// The numeric supernodal Cholesky as a task graph. For each supernode t (postorder), the updates from
+// its descendants are sorted into swCholesky-style size classes adapted to CPUs + GPUs:
+//   InstQ  tiny updates, applied inside t's factor task (no task of their own);
+//   TPQ    medium updates, batched into one task per target;
+//   DPQ    large updates, one task each, that StarPU may put on a GPU (cuBLAS + scatter) or a CPU.
+// Then t's factor task (potrf + trsm). Updates of one target commute; priorities follow the
+// critical path of the elimination tree; small tasks are kept off the GPU.
+#pragma once
+#include <array>
+#include <vector>
+
+#include "cholesky/symbolic/symbolic_factor.hpp"
+#include "codelets/supernode/supernode_codelet.hpp"
+#include "runtime/task_runtime.hpp"
+
+namespace hetsparse::planners {
+
+struct SizeClassThresholds {
+  double inst_max_flops = 2.0e4;       // below: InstQ
+  double dpq_min_flops = 5.0e7;        // at or above: DPQ (own task)
+  double gpu_min_task_flops = 2.0e7;   // tasks below this stay on CPUs
+};
+
+enum class SizeClass { Inst = 0, Tpq = 1, Dpq = 2 };
+
+struct UpdatePlanStats {
+  std::array<long long, 3> updates{};  // per SizeClass
+  std::array<double, 3> flops{};
+  long long tasks = 0, gpu_eligible_tasks = 0;
+  double factor_flops = 0;
+};
+
+// One descendant -> target update found in the symbolic structure.
+struct PlannedUpdate {
+  index_t d, t;
+  std::int32_t r0, r1;
+  double flops;
+};
+// Every update of the symbolic structure, grouped by target (targets in postorder).
+std::vector<std::vector<PlannedUpdate>> updates_by_target(const cholesky::SymbolicFactor& sym);
+double update_flops(const cholesky::Supernode& d, std::int32_t r0, std::int32_t r1);
+double factor_flops(const cholesky::Supernode& s);
+
+struct SupernodalData {
+  std::vector<codelets::SupernodeHandles> sn;  // per supernode
+  std::vector<rt::HandleId> info;              // per supernode, 1 int
+};
+
+UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::SymbolicFactor& sym,
+                                           const SupernodalData& data, const SizeClassThresholds& th = {});
+
+// Forward (L y = b, postorder) then backward (L^T x = y, reverse postorder) sweeps on x.
+void submit_supernodal_solve(rt::TaskRuntime& rt, const cholesky::SymbolicFactor& sym, const SupernodalData& data,
+                             rt::HandleId x, int nrhs, int ldx);
+
+}  // namespace hetsparse::planners

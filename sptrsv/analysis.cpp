@@ -1,0 +1,115 @@
+// TriangularPattern: runs the checks, normalisation, level schedule, segmentation and features, and
+// keeps what update_values needs to swap values in without redoing any of it.
+#include "sptrsv/analysis.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <string>
+#include <utility>
+
+#include "hetsparse/error.hpp"
+#include "sparse/convert.hpp"
+#include "sptrsv/structure.hpp"
+
+namespace hetsparse::sptrsv {
+namespace {
+
+constexpr index_t kWarpRows = 32;
+
+void check_threshold(double threshold) {
+  if (std::isnan(threshold) || threshold < 0.0) {
+    throw InvalidArgument("sptrsv analysis: fusion threshold must be >= 0, got " + std::to_string(threshold));
+  }
+}
+
+}  // namespace
+
+std::vector<index_t> fusion_segments(const kernels::TriangularView& t, double threshold) {
+  check_threshold(threshold);
+  std::vector<index_t> segments{0};
+  for (index_t start = 0; start < t.n; start += std::min(kWarpRows, t.n - start)) {
+    const index_t end = start + std::min(kWarpRows, t.n - start);
+    // Positions [start, end) are rows [start, end) for lower, rows (n - end, n - start] for upper.
+    const std::int64_t entries = t.upper ? t.rowptr[t.n - start] - t.rowptr[t.n - end] : t.rowptr[end] - t.rowptr[start];
+    if (static_cast<double>(entries) >= threshold * static_cast<double>(end - start)) {
+      for (index_t position = start + 1; position <= end; ++position) segments.push_back(position);
+    } else {
+      segments.push_back(end);
+    }
+  }
+  return segments;
+}
+
+TriangularPattern::TriangularPattern(const Csr& t, Triangle tri, bool unit_diagonal, const AnalysisOptions& options)
+    : tri_(tri), unit_diagonal_(unit_diagonal) {
+  const auto start = std::chrono::steady_clock::now();
+  check_threshold(options.fusion_threshold);
+  if (options.parallel_friendly_rows < 1) {
+    throw InvalidArgument("sptrsv analysis: parallel_friendly_rows must be >= 1, got " +
+                          std::to_string(options.parallel_friendly_rows));
+  }
+  detail::NormalisedPattern pattern = detail::normalise_pattern(t, tri, unit_diagonal);
+  n_ = t.rows;
+  values_ = detail::normalised_values(t, tri == Triangle::Upper, unit_diagonal, pattern.rowptr, pattern.entry_slot);
+  rowptr_ = std::move(pattern.rowptr);
+  colind_ = std::move(pattern.colind);
+  entry_slot_ = std::move(pattern.entry_slot);
+  input_rowptr_ = t.rowptr;
+  input_colind_ = t.colind;
+
+  detail::LevelSchedule levels = detail::compute_levels(n_, tri == Triangle::Upper, rowptr_, colind_);
+  row_level_ = std::move(levels.row_level);
+  level_ptr_ = std::move(levels.level_ptr);
+  level_rows_ = std::move(levels.level_rows);
+  level_nnz_ = std::move(levels.level_nnz);
+
+  fusion_threshold_ = options.fusion_threshold;
+  segments_ = fusion_segments(host_view(), fusion_threshold_);
+  features_ = compute_features(host_view(), options.parallel_friendly_rows);
+  features_.analysis_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+void TriangularPattern::update_values(const Csr& t) {
+  validate(t);
+  if (t.rows != n_ || t.cols != n_ || t.rowptr.size() != input_rowptr_.size()) {
+    throw InvalidArgument("sptrsv update_values: got a " + std::to_string(t.rows) + " x " + std::to_string(t.cols) +
+                          " matrix, the analysed one is " + std::to_string(n_) + " x " + std::to_string(n_));
+  }
+  for (index_t i = 0; i < n_; ++i) {
+    const offset_t begin = t.rowptr[i], end = t.rowptr[i + 1];
+    if (begin != input_rowptr_[i] || end != input_rowptr_[i + 1] ||
+        !std::equal(t.colind.begin() + begin, t.colind.begin() + end, input_colind_.begin() + begin)) {
+      throw InvalidArgument("sptrsv update_values: the pattern of row " + std::to_string(i) +
+                            " (0-based) differs from the analysed one");
+    }
+  }
+  for (index_t i = 0; i < n_; ++i) detail::check_row(t, tri_, unit_diagonal_, i);
+  std::vector<double> values =
+      detail::normalised_values(t, tri_ == Triangle::Upper, unit_diagonal_, rowptr_, entry_slot_);
+  values_.swap(values);
+}
+
+void TriangularPattern::set_fusion_threshold(double threshold) {
+  std::vector<index_t> segments = fusion_segments(host_view(), threshold);
+  segments_.swap(segments);
+  fusion_threshold_ = threshold;
+}
+
+kernels::TriangularView TriangularPattern::host_view() const {
+  kernels::TriangularView v;
+  v.n = n_;
+  v.upper = tri_ == Triangle::Upper;
+  v.rowptr = rowptr_.data();
+  v.colind = colind_.data();
+  v.values = values_.data();
+  v.num_levels = num_levels();
+  v.level_ptr = level_ptr_.data();
+  v.level_rows = level_rows_.data();
+  v.level_nnz = level_nnz_.data();
+  v.num_segments = segments_.empty() ? 0 : static_cast<index_t>(segments_.size()) - 1;
+  v.segments = segments_.data();
+  return v;
+}
+
+}  // namespace hetsparse::sptrsv

@@ -1,0 +1,42 @@
+// Level sets of a normalised triangular matrix: level[i] = 1 + the highest level among row i's
+// dependencies (0 for none), found in one pass in solve order, then rows bucketed by level.
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "sptrsv/structure.hpp"
+
+namespace hetsparse::sptrsv::detail {
+
+LevelSchedule compute_levels(index_t n, bool upper, const std::vector<index_t>& rowptr,
+                             const std::vector<index_t>& colind) {
+  LevelSchedule s;
+  s.row_level.assign(static_cast<std::size_t>(n), 0);
+  index_t num_levels = 0;
+  for (index_t k = 0; k < n; ++k) {
+    const index_t i = upper ? n - 1 - k : k;
+    // Off-diagonals only: the diagonal slot is the last (lower) or first (upper) entry.
+    const index_t begin = rowptr[i] + (upper ? 1 : 0), end = rowptr[i + 1] - (upper ? 0 : 1);
+    index_t level = 0;
+    for (index_t p = begin; p < end; ++p) level = std::max(level, s.row_level[static_cast<std::size_t>(colind[p])] + 1);
+    s.row_level[static_cast<std::size_t>(i)] = level;
+    num_levels = std::max(num_levels, level + 1);
+  }
+  s.level_ptr.assign(static_cast<std::size_t>(num_levels) + 1, 0);
+  s.level_nnz.assign(static_cast<std::size_t>(num_levels), 0);
+  for (index_t i = 0; i < n; ++i) {
+    const auto level = static_cast<std::size_t>(s.row_level[static_cast<std::size_t>(i)]);
+    ++s.level_ptr[level + 1];
+    s.level_nnz[level] += rowptr[i + 1] - rowptr[i];
+  }
+  for (std::size_t l = 0; l < static_cast<std::size_t>(num_levels); ++l) s.level_ptr[l + 1] += s.level_ptr[l];
+  s.level_rows.resize(static_cast<std::size_t>(n));
+  std::vector<index_t> next(s.level_ptr.begin(), s.level_ptr.end() - 1);
+  for (index_t i = 0; i < n; ++i) {
+    index_t& slot = next[static_cast<std::size_t>(s.row_level[static_cast<std::size_t>(i)])];
+    s.level_rows[static_cast<std::size_t>(slot++)] = i;
+  }
+  return s;
+}
+
+}  // namespace hetsparse::sptrsv::detail

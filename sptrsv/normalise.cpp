@@ -1,0 +1,115 @@
+// Input checks and normalisation. The checks are what make the sync-free GPU kernels
+// deadlock-free: a thread or warp solving row i waits only for rows solved before i (columns < i for
+// lower, > i for upper) and stops when its walk reaches the diagonal slot. An entry on the wrong
+// side of the diagonal would make it wait for a row claimed after it, possibly by a warp that
+// cannot be scheduled until it finishes; a missing diagonal would walk it into the next row. So
+// both are rejected here, before any kernel sees the matrix.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "hetsparse/error.hpp"
+#include "sparse/convert.hpp"
+#include "sptrsv/structure.hpp"
+
+namespace hetsparse::sptrsv::detail {
+
+void check_row(const Csr& t, Triangle tri, bool unit_diagonal, index_t row) {
+  const bool lower = tri == Triangle::Lower;
+  bool has_diagonal = false;
+  double diagonal = 0.0;
+  for (offset_t p = t.rowptr[row]; p < t.rowptr[row + 1]; ++p) {
+    const index_t col = t.colind[p];
+    if (!std::isfinite(t.values[p])) {
+      throw StructureError(row, col, "sptrsv analysis: value is not finite (" + std::to_string(t.values[p]) + ")");
+    }
+    if (lower ? col > row : col < row) {
+      throw StructureError(row, col, std::string("sptrsv analysis: entry ") + (lower ? "above" : "below") +
+                                         " the diagonal of a " + (lower ? "lower" : "upper") + " triangular matrix");
+    }
+    if (col == row) {
+      has_diagonal = true;
+      diagonal += t.values[p];
+    }
+  }
+  if (unit_diagonal) return;
+  if (!has_diagonal) throw StructureError(row, row, "sptrsv analysis: diagonal entry missing");
+  if (diagonal == 0.0) throw StructureError(row, row, "sptrsv analysis: diagonal entry is zero");
+}
+
+NormalisedPattern normalise_pattern(const Csr& t, Triangle tri, bool unit_diagonal) {
+  validate(t);
+  if (t.rows != t.cols) {
+    throw InvalidArgument("sptrsv analysis: matrix must be square, got " + std::to_string(t.rows) + " x " +
+                          std::to_string(t.cols));
+  }
+  const index_t n = t.rows;
+  const bool upper = tri == Triangle::Upper;
+  NormalisedPattern out;
+  out.rowptr.reserve(static_cast<std::size_t>(n) + 1);
+  out.rowptr.push_back(0);
+  out.colind.reserve(static_cast<std::size_t>(std::min<offset_t>(t.nnz() + n, std::numeric_limits<index_t>::max())));
+  out.entry_slot.assign(static_cast<std::size_t>(t.nnz()), -1);
+
+  std::vector<std::pair<index_t, offset_t>> row;  // (column, input position) of the off-diagonals
+  std::int64_t total = 0;
+  for (index_t i = 0; i < n; ++i) {
+    check_row(t, tri, unit_diagonal, i);
+    row.clear();
+    for (offset_t p = t.rowptr[i]; p < t.rowptr[i + 1]; ++p) {
+      if (t.colind[p] != i) row.emplace_back(t.colind[p], p);
+    }
+    // Stable: duplicates keep input order, so their values are summed as the input lists them.
+    const auto by_column = [](const auto& a, const auto& b) { return a.first < b.first; };
+    if (!std::is_sorted(row.begin(), row.end(), by_column)) std::stable_sort(row.begin(), row.end(), by_column);
+
+    std::int64_t distinct = 0;
+    for (std::size_t k = 0; k < row.size(); ++k) distinct += (k == 0 || row[k].first != row[k - 1].first) ? 1 : 0;
+    if (total + distinct + 1 > std::numeric_limits<index_t>::max()) {
+      throw InvalidArgument("sptrsv analysis: the normalised matrix has more than 2^31 - 1 entries (at row " +
+                            std::to_string(i) + "): the kernels use 32-bit offsets");
+    }
+    const auto base = static_cast<index_t>(total);
+    const index_t diagonal_slot = upper ? base : base + static_cast<index_t>(distinct);
+    index_t slot = upper ? base : base - 1;  // the off-diagonals start after (upper) or at base (lower)
+    if (upper) out.colind.push_back(i);
+    for (std::size_t k = 0; k < row.size(); ++k) {
+      if (k == 0 || row[k].first != row[k - 1].first) {
+        ++slot;
+        out.colind.push_back(row[k].first);
+      }
+      out.entry_slot[static_cast<std::size_t>(row[k].second)] = slot;
+    }
+    if (!upper) out.colind.push_back(i);
+    if (!unit_diagonal) {
+      for (offset_t p = t.rowptr[i]; p < t.rowptr[i + 1]; ++p) {
+        if (t.colind[p] == i) out.entry_slot[static_cast<std::size_t>(p)] = diagonal_slot;
+      }
+    }
+    total += distinct + 1;
+    out.rowptr.push_back(static_cast<index_t>(total));
+  }
+  return out;
+}
+
+std::vector<double> normalised_values(const Csr& t, bool upper, bool unit_diagonal, const std::vector<index_t>& rowptr,
+                                      const std::vector<index_t>& entry_slot) {
+  std::vector<double> values(static_cast<std::size_t>(rowptr.back()), 0.0);
+  for (std::size_t p = 0; p < entry_slot.size(); ++p) {
+    const index_t slot = entry_slot[p];
+    if (slot >= 0) values[static_cast<std::size_t>(slot)] += t.values[p];
+  }
+  if (unit_diagonal) {
+    const auto n = static_cast<index_t>(rowptr.size()) - 1;
+    for (index_t i = 0; i < n; ++i) {
+      values[static_cast<std::size_t>(upper ? rowptr[i] : rowptr[i + 1] - 1)] = 1.0;
+    }
+  }
+  return values;
+}
+
+}  // namespace hetsparse::sptrsv::detail

@@ -1,0 +1,204 @@
+// TriangularPattern: rejected inputs name the right entry, normalisation puts the diagonal in its
+// slot, levels match a brute-force fixed point, features match hand counts, fusion segments and
+// update_values behave.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "hetsparse/error.hpp"
+#include "reference/sparse_reference.hpp"
+#include "sparse/convert.hpp"
+#include "sptrsv/analysis.hpp"
+#include "tests/sptrsv/sptrsv_test_support.hpp"
+
+namespace hetsparse::test {
+namespace {
+
+using sptrsv::TriangularPattern;
+
+// Csr from rows of (column, value), in the order given.
+Csr from_rows(index_t n, const std::vector<std::vector<std::pair<index_t, double>>>& rows) {
+  Csr a;
+  a.rows = a.cols = n;
+  a.rowptr.push_back(0);
+  for (const auto& row : rows) {
+    for (const auto& [col, value] : row) {
+      a.colind.push_back(col);
+      a.values.push_back(value);
+    }
+    a.rowptr.push_back(static_cast<offset_t>(a.colind.size()));
+  }
+  return a;
+}
+
+// The first 40 rows of a shuffled banded lower triangle, or the whole upper one (2000 rows).
+Csr sample_input(Triangle tri) {
+  Csr a = solver_input(sptrsv_matrix("banded_narrow"), tri, false, 3);
+  if (tri == Triangle::Upper) return a;
+  Csr b = row_block(a, 0, 40);
+  b.cols = 40;
+  return b;
+}
+
+void expect_structure_error(const Csr& a, Triangle tri, bool unit, index_t row, index_t col) {
+  try {
+    TriangularPattern pattern(a, tri, unit);
+    ADD_FAILURE() << "no StructureError";
+  } catch (const StructureError& e) {
+    EXPECT_EQ(e.row(), row) << e.what();
+    EXPECT_EQ(e.col(), col) << e.what();
+  }
+}
+
+offset_t find_entry(const Csr& a, index_t row, index_t col) {
+  for (offset_t p = a.rowptr[row]; p < a.rowptr[row + 1]; ++p) {
+    if (a.colind[p] == col) return p;
+  }
+  ADD_FAILURE() << "no entry (" << row << ", " << col << ")";
+  return 0;
+}
+
+// Position of an off-diagonal entry in the first row >= `from` that has one.
+offset_t off_diagonal_entry(const Csr& a, index_t from) {
+  for (index_t i = from; i < a.rows; ++i) {
+    for (offset_t p = a.rowptr[i]; p < a.rowptr[i + 1]; ++p) {
+      if (a.colind[p] != i) return p;
+    }
+  }
+  ADD_FAILURE() << "no off-diagonal entry in rows >= " << from;
+  return 0;
+}
+
+index_t row_of(const Csr& a, offset_t p) {
+  return static_cast<index_t>(std::upper_bound(a.rowptr.begin(), a.rowptr.end(), p) - a.rowptr.begin() - 1);
+}
+
+TEST(SptrsvAnalysis, MissingDiagonalNamesTheRow) {
+  Csr a = sample_input(Triangle::Lower);
+  a.colind[find_entry(a, 37, 37)] = 36;  // a duplicate of (37, 36) at worst, which is allowed
+  expect_structure_error(a, Triangle::Lower, false, 37, 37);
+}
+
+TEST(SptrsvAnalysis, ZeroDiagonalNamesTheRow) {
+  Csr a = sample_input(Triangle::Lower);
+  a.values[find_entry(a, 21, 21)] = 0.0;
+  expect_structure_error(a, Triangle::Lower, false, 21, 21);
+  // Duplicated diagonal entries are summed before the check.
+  const Csr cancelling = from_rows(3, {{{0, 1.0}}, {{1, 2.0}, {0, 1.0}, {1, -2.0}}, {{2, 1.0}}});
+  expect_structure_error(cancelling, Triangle::Lower, false, 1, 1);
+  EXPECT_NO_THROW(TriangularPattern(cancelling, Triangle::Lower, true));
+}
+
+TEST(SptrsvAnalysis, WrongSideEntryNamesTheEntry) {
+  Csr lower = sample_input(Triangle::Lower);
+  lower.colind[find_entry(lower, 12, 12)] = 20;
+  expect_structure_error(lower, Triangle::Lower, false, 12, 20);
+  // Unit diagonal: the stored diagonal is ignored, the wrong side is not.
+  expect_structure_error(lower, Triangle::Lower, true, 12, 20);
+  Csr upper = sample_input(Triangle::Upper);
+  const index_t row = upper.rows - 30;
+  upper.colind[find_entry(upper, row, row)] = 4;
+  expect_structure_error(upper, Triangle::Upper, false, row, 4);
+}
+
+TEST(SptrsvAnalysis, NonFiniteValueNamesTheEntry) {
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  Csr a = sample_input(Triangle::Lower);
+  const offset_t p = off_diagonal_entry(a, 30);
+  a.values[p] = nan;
+  expect_structure_error(a, Triangle::Lower, false, row_of(a, p), a.colind[p]);
+  Csr b = sample_input(Triangle::Lower);
+  b.values[find_entry(b, 33, 33)] = -inf;
+  expect_structure_error(b, Triangle::Lower, false, 33, 33);
+  // Even an ignored unit diagonal must be finite.
+  b.values[find_entry(b, 33, 33)] = nan;
+  expect_structure_error(b, Triangle::Lower, true, 33, 33);
+}
+
+TEST(SptrsvAnalysis, RejectsNonSquareAndAcceptsMissingUnitDiagonal) {
+  Csr a = sample_input(Triangle::Lower);
+  a.cols = 41;
+  EXPECT_THROW(TriangularPattern(a, Triangle::Lower, false), InvalidArgument);
+  // solver_input drops the stored diagonal of odd rows in unit mode.
+  const Csr unit = solver_input(sptrsv_matrix("banded_narrow"), Triangle::Lower, true, 4);
+  EXPECT_NO_THROW(TriangularPattern(unit, Triangle::Lower, true));
+  EXPECT_THROW(TriangularPattern(unit, Triangle::Lower, false), StructureError);
+}
+
+TEST(SptrsvAnalysis, DiagonalAnywhereIsNormalised) {
+  // Lower: diagonal first, in the middle, last; unsorted; a duplicate (2, 0) summed.
+  const Csr lower = from_rows(3, {{{0, 4.0}}, {{1, 5.0}, {0, 1.0}}, {{1, 2.0}, {2, 6.0}, {0, 3.0}, {0, 0.5}}});
+  const TriangularPattern l(lower, Triangle::Lower, false);
+  EXPECT_EQ(l.rowptr(), (std::vector<index_t>{0, 1, 3, 6}));
+  EXPECT_EQ(l.colind(), (std::vector<index_t>{0, 0, 1, 0, 1, 2}));
+  EXPECT_EQ(l.values(), (std::vector<double>{4.0, 1.0, 5.0, 3.5, 2.0, 6.0}));
+  // Upper: diagonal first; unit: stored diagonal replaced by 1, missing one added.
+  const Csr upper = from_rows(3, {{{2, 3.0}, {0, 9.0}, {1, 2.0}}, {{2, 1.0}}, {{2, 7.0}}});
+  const TriangularPattern u(upper, Triangle::Upper, true);
+  EXPECT_EQ(u.rowptr(), (std::vector<index_t>{0, 3, 5, 6}));
+  EXPECT_EQ(u.colind(), (std::vector<index_t>{0, 1, 2, 1, 2, 2}));
+  EXPECT_EQ(u.values(), (std::vector<double>{1.0, 2.0, 3.0, 1.0, 1.0, 1.0}));
+  EXPECT_EQ(u.nnz(), 6);
+}
+
+// Jacobi sweeps of level[i] = max(level[i], level[j] + 1) until nothing changes: slow and obvious.
+std::vector<index_t> brute_force_levels(const Csr& a) {
+  std::vector<index_t> level(static_cast<std::size_t>(a.rows), 0);
+  for (bool changed = true; changed;) {
+    changed = false;
+    const std::vector<index_t> old = level;
+    for (index_t i = 0; i < a.rows; ++i) {
+      for (offset_t p = a.rowptr[i]; p < a.rowptr[i + 1]; ++p) {
+        const index_t j = a.colind[p];
+        if (j != i && old[static_cast<std::size_t>(j)] + 1 > level[static_cast<std::size_t>(i)]) {
+          level[static_cast<std::size_t>(i)] = old[static_cast<std::size_t>(j)] + 1;
+          changed = true;
+        }
+      }
+    }
+  }
+  return level;
+}
+
+TEST(SptrsvAnalysis, LevelsMatchBruteForce) {
+  for (const std::string& name : sptrsv_matrix_names()) {
+    for (const Triangle tri : {Triangle::Lower, Triangle::Upper}) {
+      SCOPED_TRACE(name + (tri == Triangle::Lower ? " lower" : " upper"));
+      const Csr input = solver_input(sptrsv_matrix(name), tri, false, 8);
+      const TriangularPattern p(input, tri, false);
+      const std::vector<index_t> expected = brute_force_levels(input);
+      ASSERT_EQ(p.row_level(), expected);
+      ASSERT_EQ(p.num_levels(), *std::max_element(expected.begin(), expected.end()) + 1);
+      // level_rows: every row once, grouped by level, ascending within a level; level_nnz adds up.
+      ASSERT_EQ(p.level_ptr().back(), input.rows);
+      std::vector<bool> seen(static_cast<std::size_t>(input.rows), false);
+      for (index_t l = 0; l < p.num_levels(); ++l) {
+        std::int64_t entries = 0;
+        for (index_t k = p.level_ptr()[l]; k < p.level_ptr()[l + 1]; ++k) {
+          const index_t row = p.level_rows()[k];
+          ASSERT_EQ(p.row_level()[row], l);
+          ASSERT_FALSE(seen[row]);
+          seen[row] = true;
+          if (k > p.level_ptr()[l]) {
+            ASSERT_LT(p.level_rows()[k - 1], row);
+          }
+          entries += p.rowptr()[row + 1] - p.rowptr()[row];
+        }
+        ASSERT_EQ(p.level_nnz()[l], entries);
+      }
+    }
+  }
+}
+
+TEST(SptrsvAnalysis, ChainHasOneRowPerLevel) {
+  const TriangularPattern p(sptrsv_matrix("chain_5000"), Triangle::Lower, false);
+  EXPECT_EQ(p.num_levels(), 5000);
+  const TriangularPattern d(sptrsv_matrix("diagonal_only"), Triangle::Lower, false);
+  EXPECT_EQ(d.num_levels(), 1);
+}
+
+}  // namespace
+}  // namespace hetsparse::test
