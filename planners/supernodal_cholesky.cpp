@@ -68,7 +68,10 @@ UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::
   const double top = std::max(1.0, *std::max_element(crit.begin(), crit.end()));
   const int lo = rt.min_priority(), hi = rt.max_priority();
   auto priority = [&](index_t s) { return lo + static_cast<int>(double(hi - lo) * crit[s] / top); };
-  auto where = [&](double flops) { return flops < th.gpu_min_task_flops ? rt::Where::Cpu : rt::Where::Any; };
+  auto where = [&](double flops) {
+    if (th.restrict_to != rt::Where::Any) return th.restrict_to;
+    return flops < th.gpu_min_task_flops ? rt::Where::Cpu : rt::Where::Any;
+  };
 
   UpdatePlanStats st;
   auto count_task = [&](double flops) {

@@ -19,6 +19,7 @@ struct SizeClassThresholds {
   double inst_max_flops = 2.0e4;       // below: InstQ
   double dpq_min_flops = 5.0e7;        // at or above: DPQ (own task)
   double gpu_min_task_flops = 2.0e7;   // tasks below this stay on CPUs
+  rt::Where restrict_to = rt::Where::Any;  // Cpu or Cuda: every factorization task there (tests, sweeps)
 };
 
 enum class SizeClass { Inst = 0, Tpq = 1, Dpq = 2 };

@@ -63,6 +63,7 @@ TriangularPattern::TriangularPattern(const Csr& t, Triangle tri, bool unit_diago
   level_ptr_ = std::move(levels.level_ptr);
   level_rows_ = std::move(levels.level_rows);
   level_nnz_ = std::move(levels.level_nnz);
+  if (options.level_ordered_copy) level_copy_ = detail::level_ordered_rows(level_rows_, rowptr_, colind_, values_);
 
   fusion_threshold_ = options.fusion_threshold;
   segments_ = fusion_segments(host_view(), fusion_threshold_);
@@ -87,6 +88,10 @@ void TriangularPattern::update_values(const Csr& t) {
   for (index_t i = 0; i < n_; ++i) detail::check_row(t, tri_, unit_diagonal_, i);
   std::vector<double> values =
       detail::normalised_values(t, tri_ == Triangle::Upper, unit_diagonal_, rowptr_, entry_slot_);
+  if (has_level_ordered_copy()) {
+    std::vector<double> ordered = detail::level_ordered_values(level_rows_, rowptr_, values, level_copy_.rowptr);
+    level_copy_.values.swap(ordered);  // cannot throw: the pattern stays consistent
+  }
   values_.swap(values);
 }
 
@@ -109,6 +114,11 @@ kernels::TriangularView TriangularPattern::host_view() const {
   v.level_nnz = level_nnz_.data();
   v.num_segments = segments_.empty() ? 0 : static_cast<index_t>(segments_.size()) - 1;
   v.segments = segments_.data();
+  if (has_level_ordered_copy()) {
+    v.level_rowptr = level_copy_.rowptr.data();
+    v.level_colind = level_copy_.colind.data();
+    v.level_values = level_copy_.values.data();
+  }
   return v;
 }
 

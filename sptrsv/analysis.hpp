@@ -9,6 +9,7 @@
 #include "sparse/csr.hpp"
 #include "sparse/types.hpp"
 #include "sptrsv/features.hpp"
+#include "sptrsv/structure.hpp"
 
 namespace hetsparse::sptrsv {
 
@@ -20,6 +21,10 @@ struct AnalysisOptions {
   // The m of the split-execution features PFL/PFR: a level with at least this many rows is
   // "parallel friendly" (the paper uses 200).
   std::int64_t parallel_friendly_rows = 200;
+  // Keep a second copy of the rows, contiguous in level order, for the level-scheduled kernels
+  // (CPU levels, GPU levelset): they then stream through the matrix instead of taking ~5 cache
+  // misses per row, which makes level order 2-4x faster on the CPU. Costs 12 B per entry.
+  bool level_ordered_copy = true;
 };
 
 // YuenyeungSpTRSV's execute_row_id for a normalised matrix: segment boundaries in solve order (see
@@ -64,6 +69,7 @@ class TriangularPattern {
   const std::vector<index_t>& level_ptr() const { return level_ptr_; }
   const std::vector<index_t>& level_rows() const { return level_rows_; }
   const std::vector<std::int64_t>& level_nnz() const { return level_nnz_; }
+  bool has_level_ordered_copy() const { return !level_copy_.rowptr.empty(); }
 
   double fusion_threshold() const { return fusion_threshold_; }
   const std::vector<index_t>& segments() const { return segments_; }
@@ -87,6 +93,7 @@ class TriangularPattern {
   std::vector<double> values_;
   std::vector<index_t> row_level_, level_ptr_, level_rows_;
   std::vector<std::int64_t> level_nnz_;
+  detail::LevelOrderedRows level_copy_;
   double fusion_threshold_ = 0.0;
   std::vector<index_t> segments_;
   TriangularFeatures features_;

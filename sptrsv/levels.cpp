@@ -39,4 +39,28 @@ LevelSchedule compute_levels(index_t n, bool upper, const std::vector<index_t>& 
   return s;
 }
 
+LevelOrderedRows level_ordered_rows(const std::vector<index_t>& level_rows, const std::vector<index_t>& rowptr,
+                                    const std::vector<index_t>& colind, const std::vector<double>& values) {
+  LevelOrderedRows copy;
+  copy.rowptr.reserve(rowptr.size());
+  copy.rowptr.push_back(0);
+  copy.colind.reserve(colind.size());
+  for (const index_t row : level_rows) {
+    copy.colind.insert(copy.colind.end(), colind.begin() + rowptr[row], colind.begin() + rowptr[row + 1]);
+    copy.rowptr.push_back(static_cast<index_t>(copy.colind.size()));
+  }
+  copy.values = level_ordered_values(level_rows, rowptr, values, copy.rowptr);
+  return copy;
+}
+
+std::vector<double> level_ordered_values(const std::vector<index_t>& level_rows, const std::vector<index_t>& rowptr,
+                                         const std::vector<double>& values, const std::vector<index_t>& level_rowptr) {
+  std::vector<double> ordered(values.size());
+  for (std::size_t k = 0; k < level_rows.size(); ++k) {
+    const index_t row = level_rows[k];
+    std::copy(values.begin() + rowptr[row], values.begin() + rowptr[row + 1], ordered.begin() + level_rowptr[k]);
+  }
+  return ordered;
+}
+
 }  // namespace hetsparse::sptrsv::detail

@@ -40,4 +40,15 @@ struct LevelSchedule {
 LevelSchedule compute_levels(index_t n, bool upper, const std::vector<index_t>& rowptr,
                              const std::vector<index_t>& colind);
 
+// The rows again, contiguous in level order (see kernels::TriangularView::level_rowptr).
+struct LevelOrderedRows {
+  std::vector<index_t> rowptr, colind;
+  std::vector<double> values;
+};
+LevelOrderedRows level_ordered_rows(const std::vector<index_t>& level_rows, const std::vector<index_t>& rowptr,
+                                    const std::vector<index_t>& colind, const std::vector<double>& values);
+// The level-ordered values for (new) values of the same rows; level_rowptr from level_ordered_rows.
+std::vector<double> level_ordered_values(const std::vector<index_t>& level_rows, const std::vector<index_t>& rowptr,
+                                         const std::vector<double>& values, const std::vector<index_t>& level_rowptr);
+
 }  // namespace hetsparse::sptrsv::detail

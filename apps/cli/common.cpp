@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 
 #include "sparse/generator_spec.hpp"
 #include "sparse/matrix_market.hpp"
@@ -20,6 +21,7 @@ void add_runtime_options(ArgParser& p) {
       .option("ncuda", "N", "CUDA workers (default: $STARPU_NCUDA or all)")
       .option("trace", "DIR", "record an FxT trace and convert it to DIR/paje.trace for ViTE")
       .option("perfmodel-dir", "DIR", "StarPU performance models (default: ~/.cache/hetsparse/perfmodels)")
+      .flag("verbose", "let StarPU print its warnings (calibration notices, ...); default: $STARPU_SILENT or quiet")
       .flag("json", "print one JSON object instead of text");
 }
 
@@ -30,6 +32,8 @@ rt::RuntimeOptions runtime_options(const ArgParser& p) {
   if (p.has("ncuda")) o.ncuda = static_cast<int>(p.get_int("ncuda"));
   o.trace_dir = p.get("trace");
   o.perfmodel_dir = p.get("perfmodel-dir");
+  // StarPU's notices (models being calibrated, ...) are for tuning sessions, not every run.
+  if (!p.has("verbose") && !std::getenv("STARPU_SILENT")) ::setenv("STARPU_SILENT", "1", 1);
   return o;
 }
 

@@ -20,10 +20,8 @@ struct AdjacencyGraph {
   offset_t num_arcs() const { return xadj.empty() ? 0 : xadj.back(); }  // twice the number of edges
 };
 
-// Checks A (square, valid, entries on the promised side of the diagonal; Full: symmetric in
-// pattern and values) and returns its graph. InvalidArgument for a non-square or inconsistent A,
-// StructureError naming the first offending (row, col) in row-major order otherwise. Missing
-// diagonal entries are accepted: they do not change the graph.
+// Checks A with check_input() (input_checks.hpp) and returns its graph. Missing diagonal entries
+// are accepted: they do not change the graph.
 AdjacencyGraph symmetric_graph(const Csr& a, InputTriangle input);
 
 // The graph relabelled by perm (vertex k here is perm[k] there; iperm is the inverse).

@@ -19,12 +19,17 @@ typedef struct CUstream_st* cudaStream_t;
 
 namespace hetsparse::kernels {
 
+// The two orders a solve can take rows in. Natural: position k is row k (lower) or row n-1-k
+// (upper). Level: position k is row level_rows[k]. In both, a row's dependencies sit at earlier
+// positions, which is what the sync-free kernels' deadlock freedom rests on.
+enum class SolveOrder { Natural, Level };
+
 // Host (or device, see TriangularDeviceView) arrays of a normalised triangular matrix and its
 // level schedule. Levels: rows of level l are level_rows[level_ptr[l] .. level_ptr[l+1]); a row's
 // dependencies all lie in lower levels. Fusion segments (YuenyeungSpTRSV's execute_row_id) are
-// boundaries in *solve order* (position k is row k for lower, row n-1-k for upper): segment s covers
-// positions [segments[s], segments[s+1]); one position = one row solved by a whole warp, more = one
-// row per thread.
+// boundaries in one solve order, `segments` in natural order and `level_segments` in level order:
+// segment s covers positions [segments[s], segments[s+1]); one position = one row solved by a whole
+// warp, 2 to 32 = one row per thread.
 struct TriangularView {
   index_t n = 0;
   bool upper = false;
@@ -37,6 +42,8 @@ struct TriangularView {
   const std::int64_t* level_nnz = nullptr;  // num_levels entries: stored entries of each level's rows
   index_t num_segments = 0;
   const index_t* segments = nullptr;  // num_segments + 1 entries
+  index_t num_level_segments = 0;
+  const index_t* level_segments = nullptr;  // num_level_segments + 1 entries
   // Optional (null if the analysis kept none): the same rows stored contiguously in level order,
   // so level-scheduled kernels stream through them. Position k (row level_rows[k]) holds
   // level_colind/level_values[level_rowptr[k] .. level_rowptr[k+1]), laid out as its row.
@@ -91,6 +98,8 @@ struct TriangularDeviceView {
   const std::int64_t* host_level_nnz = nullptr;  // HOST, num_levels entries
   index_t num_segments = 0;
   const index_t* segments = nullptr;
+  index_t num_level_segments = 0;
+  const index_t* level_segments = nullptr;
   const index_t* level_rowptr = nullptr;  // optional, as in TriangularView
   const index_t* level_colind = nullptr;
   const double* level_values = nullptr;
@@ -111,25 +120,31 @@ SolveWorkspace make_solve_workspace(void* device_buffer, index_t n);
 void reset_solve_workspace(cudaStream_t stream, const SolveWorkspace& ws);
 
 // The variants. All take b and x in device memory (x may equal b), double precision, lower or
-// upper (upper rows are solved from n-1 down), enqueue on `stream` and never wait for it.
+// upper, enqueue on `stream` and never wait for it. The sync-free ones take rows in `order`: the
+// papers' natural order (upper rows from n-1 down), or level order, which keeps a whole level in
+// flight instead of a window of consecutive rows that often depend on each other in a chain (the
+// 2D Laplacian's rows do), and reads the level-ordered copy of the rows when the view has one.
 // syncfree: one warp per row, busy-wait on per-row ready flags (Liu et al. / paper Algorithm 3).
 void sptrsv_syncfree_cuda(cudaStream_t stream, const TriangularDeviceView& t, const double* b, double* x,
-                          const SolveWorkspace& ws);
+                          const SolveWorkspace& ws, SolveOrder order = SolveOrder::Natural);
 // capellini: one thread per row, "writing first" (YuenyeungSpTRSV Algorithm 5).
 void sptrsv_capellini_cuda(cudaStream_t stream, const TriangularDeviceView& t, const double* b, double* x,
-                           const SolveWorkspace& ws);
-// yuenyeung: per-warp choice between the two from t.segments (Algorithm 6; threshold set in analysis).
+                           const SolveWorkspace& ws, SolveOrder order = SolveOrder::Natural);
+// yuenyeung: per-warp choice between the two from the view's segments for `order` (Algorithm 6;
+// threshold set in analysis).
 void sptrsv_yuenyeung_cuda(cudaStream_t stream, const TriangularDeviceView& t, const double* b, double* x,
-                           const SolveWorkspace& ws);
+                           const SolveWorkspace& ws, SolveOrder order = SolveOrder::Natural);
 // levelset: one launch per level, a thread or a warp per row by the level's mean row length. Uses no
-// workspace (ws may be empty); graph-capturable, as are the others.
+// workspace (ws may be empty) and is level-ordered by nature (order is ignored).
 void sptrsv_levelset_cuda(cudaStream_t stream, const TriangularDeviceView& t, const double* b, double* x,
-                          const SolveWorkspace& ws);
+                          const SolveWorkspace& ws, SolveOrder order = SolveOrder::Level);
 
-// Names accepted by solve_cuda, in the order above.
+// Names accepted by solve_cuda: syncfree, capellini, yuenyeung, levelset (natural order), then
+// syncfree_levelorder, capellini_levelorder, yuenyeung_levelorder. All are graph-capturable.
 std::vector<std::string> gpu_variants();
 // Runs the named variant; InvalidArgument for an unknown name, a workspace smaller than t.n (for
-// the sync-free variants) or a yuenyeung solve without segments.
+// the sync-free variants), a level-order solve without a level schedule or a yuenyeung solve
+// without segments for its order.
 void solve_cuda(const std::string& variant, cudaStream_t stream, const TriangularDeviceView& t, const double* b,
                 double* x, const SolveWorkspace& ws);
 

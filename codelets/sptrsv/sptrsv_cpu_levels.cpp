@@ -44,19 +44,27 @@ struct Step {
   std::vector<index_t> cuts;
 };
 
-std::int64_t row_entries(const TriangularView& t, index_t row) { return t.rowptr[row + 1] - t.rowptr[row]; }
-
-// Cuts [begin, end) into `threads` shares of about equal stored entries.
+// Cuts positions [begin, end) into `threads` shares of about equal stored entries: a binary search
+// in the level-ordered row pointers when the view has them, else a scan of the rows' lengths.
 std::vector<index_t> balanced_cuts(const TriangularView& t, index_t begin, index_t end, std::int64_t entries,
                                    int threads) {
   std::vector<index_t> cuts{begin};
-  std::int64_t done = 0;
-  for (index_t pos = begin; pos < end && static_cast<int>(cuts.size()) < threads; ++pos) {
-    done += row_entries(t, t.level_rows[pos]);
-    if (done * threads >= entries * static_cast<std::int64_t>(cuts.size())) cuts.push_back(pos + 1);
+  if (t.level_rowptr != nullptr) {
+    for (int share = 1; share < threads; ++share) {
+      const std::int64_t target = t.level_rowptr[begin] + entries * share / threads;
+      cuts.push_back(static_cast<index_t>(std::lower_bound(t.level_rowptr + begin, t.level_rowptr + end, target) -
+                                          t.level_rowptr));
+    }
+  } else {
+    std::int64_t done = 0;
+    for (index_t pos = begin; pos < end && static_cast<int>(cuts.size()) < threads; ++pos) {
+      const index_t row = t.level_rows[pos];
+      done += t.rowptr[row + 1] - t.rowptr[row];
+      if (done * threads >= entries * static_cast<std::int64_t>(cuts.size())) cuts.push_back(pos + 1);
+    }
+    while (static_cast<int>(cuts.size()) < threads) cuts.push_back(end);
   }
-  while (static_cast<int>(cuts.size()) <= threads) cuts.push_back(end);
-  cuts.back() = end;
+  cuts.push_back(end);
   return cuts;
 }
 

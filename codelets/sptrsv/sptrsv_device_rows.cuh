@@ -4,8 +4,9 @@
 //
 // Deadlock freedom lives in claim_item(): warps do not take their work from blockIdx (the hardware
 // may start block k before block j < k and fill the GPU with waiting warps) but from an atomic
-// counter, so work items are claimed in solve order. Every row a claimed item waits on (columns
-// below it for lower, above it for upper: the analysis guarantees nothing else) belongs to an
+// counter, so work items are claimed in solve order. Every row a claimed item waits on sits at an
+// earlier position of that order (natural order: columns below the row for lower, above it for
+// upper, which the analysis guarantees; level order: rows of lower levels), so it belongs to an
 // item claimed earlier, by a warp that is already resident and so keeps running. By induction
 // the earliest unfinished item always has its inputs, and every warp finishes.
 #pragma once
@@ -13,6 +14,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "codelets/sptrsv/sptrsv.hpp"
 #include "hetsparse/error.hpp"
@@ -23,20 +25,39 @@ constexpr unsigned kWarp = 32;
 constexpr unsigned kFullMask = 0xffffffffu;
 constexpr unsigned kBlockThreads = 128;
 
-// The parts of TriangularDeviceView the kernels read, passed by value.
+// The parts of TriangularDeviceView a sync-free kernel reads, for one solve order, by value.
 struct Rows {
   index_t n;
-  const index_t* __restrict__ rowptr;
+  const index_t* __restrict__ rowptr;  // entries of the row stored at index s: [rowptr[s], rowptr[s+1])
   const index_t* __restrict__ colind;
   const double* __restrict__ values;
+  const index_t* __restrict__ order;  // level order: order[position] = row (null in natural order)
+  bool by_position;                   // storage indexed by position (the level-ordered copy)
 };
 
-inline Rows rows_of(const TriangularDeviceView& t) { return {t.n, t.rowptr, t.colind, t.values}; }
+// Rows for `order`; InvalidArgument when level order is asked of a view without a level schedule.
+inline Rows rows_for(const TriangularDeviceView& t, SolveOrder order, const char* who) {
+  if (order == SolveOrder::Natural) return {t.n, t.rowptr, t.colind, t.values, nullptr, false};
+  if (t.level_rows == nullptr) throw InvalidArgument(std::string(who) + ": level order needs the level schedule");
+  const bool copy = t.level_rowptr != nullptr;
+  return {t.n, copy ? t.level_rowptr : t.rowptr, copy ? t.level_colind : t.colind, copy ? t.level_values : t.values,
+          t.level_rows, copy};
+}
 
-// Solve order: position k is row k (lower) or row n-1-k (upper).
-template <bool Upper>
-__device__ __forceinline__ index_t row_at(const Rows& m, index_t position) {
-  return Upper ? m.n - 1 - position : position;
+// The row at a solve position and the index its entries are stored under.
+struct Slot {
+  index_t row, stored;
+};
+
+template <bool Upper, bool LevelOrder>
+__device__ __forceinline__ Slot slot_at(const Rows& m, index_t position) {
+  if constexpr (LevelOrder) {
+    const index_t row = __ldg(m.order + position);
+    return {row, m.by_position ? position : row};
+  } else {
+    const index_t row = Upper ? m.n - 1 - position : position;
+    return {row, row};
+  }
 }
 
 // Acquire load: once it sees the flag set, x[row] (written before the release) is visible. This is
@@ -62,9 +83,10 @@ __device__ __forceinline__ unsigned claim_item(unsigned* next_item) {
 // each spinning on its own dependencies, then a fixed shuffle tree sums the partials, so the result
 // does not depend on timing. b is read with plain loads: it may be x itself.
 template <bool Upper>
-__device__ __forceinline__ void solve_row_warp(const Rows& m, index_t row, const double* b, double* x, int* ready) {
+__device__ __forceinline__ void solve_row_warp(const Rows& m, Slot slot, const double* b, double* x, int* ready) {
   const unsigned lane = threadIdx.x % kWarp;
-  const index_t first = __ldg(m.rowptr + row), last = __ldg(m.rowptr + row + 1);
+  const index_t row = slot.row;
+  const index_t first = __ldg(m.rowptr + slot.stored), last = __ldg(m.rowptr + slot.stored + 1);
   const index_t diagonal_slot = Upper ? first : last - 1;
   const double diagonal = __ldg(m.values + diagonal_slot);  // fetched before any waiting
   double sum = 0.0;
@@ -91,9 +113,9 @@ __device__ __forceinline__ void solve_row_warp(const Rows& m, index_t row, const
 // The walk ends on the diagonal because the analysis put it last in walk order. The sum runs in
 // walk order whatever the timing, so the result is deterministic.
 template <bool Upper>
-__device__ __forceinline__ void solve_row_thread(const Rows& m, index_t row, const double* b, double* x,
-                                                 int* ready) {
-  const index_t first = __ldg(m.rowptr + row), last = __ldg(m.rowptr + row + 1);
+__device__ __forceinline__ void solve_row_thread(const Rows& m, Slot slot, const double* b, double* x, int* ready) {
+  const index_t row = slot.row;
+  const index_t first = __ldg(m.rowptr + slot.stored), last = __ldg(m.rowptr + slot.stored + 1);
   constexpr index_t step = Upper ? -1 : 1;
   index_t p = Upper ? last - 1 : first;
   double sum = 0.0;
@@ -120,6 +142,20 @@ inline void prepare_workspace(cudaStream_t stream, const TriangularDeviceView& t
                           " rows, the matrix has " + std::to_string(t.n));
   }
   reset_solve_workspace(stream, ws);
+}
+
+// Calls launch(upper, level_order) with std::integral_constant arguments for the runtime pair, so
+// a generic lambda can launch the matching <Upper, LevelOrder> kernel instantiation.
+template <typename Launch>
+void with_orientation(bool upper, SolveOrder order, Launch&& launch) {
+  using Yes = std::true_type;
+  using No = std::false_type;
+  const bool level = order == SolveOrder::Level;
+  if (upper) {
+    level ? launch(Yes{}, Yes{}) : launch(Yes{}, No{});
+  } else {
+    level ? launch(No{}, Yes{}) : launch(No{}, No{});
+  }
 }
 
 // Blocks to give every one of `items` work items its own warp.

@@ -14,28 +14,31 @@
 namespace hetsparse::kernels {
 namespace {
 
-using Variant = void (*)(cudaStream_t, const TriangularDeviceView&, const double*, double*, const SolveWorkspace&);
+using Variant = void (*)(cudaStream_t, const TriangularDeviceView&, const double*, double*, const SolveWorkspace&,
+                         SolveOrder);
 
 struct NamedVariant {
   const char* name;
   Variant run;
+  SolveOrder order;
 };
 
-constexpr NamedVariant kVariants[] = {{"syncfree", sptrsv_syncfree_cuda},
-                                      {"capellini", sptrsv_capellini_cuda},
-                                      {"yuenyeung", sptrsv_yuenyeung_cuda},
-                                      {"levelset", sptrsv_levelset_cuda}};
+constexpr NamedVariant kVariants[] = {{"syncfree", sptrsv_syncfree_cuda, SolveOrder::Natural},
+                                      {"capellini", sptrsv_capellini_cuda, SolveOrder::Natural},
+                                      {"yuenyeung", sptrsv_yuenyeung_cuda, SolveOrder::Natural},
+                                      {"levelset", sptrsv_levelset_cuda, SolveOrder::Level},
+                                      {"syncfree_levelorder", sptrsv_syncfree_cuda, SolveOrder::Level},
+                                      {"capellini_levelorder", sptrsv_capellini_cuda, SolveOrder::Level},
+                                      {"yuenyeung_levelorder", sptrsv_yuenyeung_cuda, SolveOrder::Level}};
 
 // A yuenyeung warp solves at most 32 rows; a longer segment would leave rows unsolved and the rows
 // after them waiting forever, so segments are checked before they reach the device.
-void check_segments(const TriangularView& host) {
-  if (host.segments == nullptr) return;
+void check_segments(const index_t* segments, index_t count, index_t n) {
+  if (segments == nullptr) return;
   const auto fail = [](const std::string& what) { throw InvalidArgument("DeviceTriangular: fusion segments " + what); };
-  if (host.num_segments < 0 || host.segments[0] != 0 || host.segments[host.num_segments] != host.n) {
-    fail("must run from 0 to n");
-  }
-  for (index_t s = 0; s < host.num_segments; ++s) {
-    const index_t length = host.segments[s + 1] - host.segments[s];
+  if (count < 0 || segments[0] != 0 || segments[count] != n) fail("must run from 0 to n");
+  for (index_t s = 0; s < count; ++s) {
+    const index_t length = segments[s + 1] - segments[s];
     if (length < 1 || length > 32) fail("must each span 1 to 32 rows; segment " + std::to_string(s) + " does not");
   }
 }
@@ -65,14 +68,15 @@ void solve_cuda(const std::string& variant, cudaStream_t stream, const Triangula
                 double* x, const SolveWorkspace& ws) {
   std::string known;
   for (const NamedVariant& v : kVariants) {
-    if (variant == v.name) return v.run(stream, t, b, x, ws);
+    if (variant == v.name) return v.run(stream, t, b, x, ws, v.order);
     known += std::string(known.empty() ? "" : ", ") + v.name;
   }
   throw InvalidArgument("solve_cuda: unknown SpTRSV variant '" + variant + "' (known: " + known + ")");
 }
 
 DeviceTriangular::DeviceTriangular(cudaStream_t stream, const TriangularView& host) {
-  check_segments(host);
+  check_segments(host.segments, host.num_segments, host.n);
+  check_segments(host.level_segments, host.num_level_segments, host.n);
   const auto upload = [&](const auto* data, std::size_t count) {
     using T = std::remove_const_t<std::remove_pointer_t<decltype(data)>>;
     if (data == nullptr || count == 0) return static_cast<const T*>(nullptr);
@@ -97,9 +101,18 @@ DeviceTriangular::DeviceTriangular(cudaStream_t stream, const TriangularView& ho
     if (host.level_nnz != nullptr) host_level_nnz_.assign(host.level_nnz, host.level_nnz + host.num_levels);
     view_.host_level_ptr = host_level_ptr_.empty() ? nullptr : host_level_ptr_.data();
     view_.host_level_nnz = host_level_nnz_.empty() ? nullptr : host_level_nnz_.data();
+    const auto bounds = [](const index_t* segments, index_t count) {
+      return segments == nullptr ? std::size_t{0} : static_cast<std::size_t>(count) + 1;
+    };
     view_.num_segments = host.segments == nullptr ? 0 : host.num_segments;
-    const std::size_t segment_bounds = host.segments == nullptr ? 0 : static_cast<std::size_t>(host.num_segments) + 1;
-    view_.segments = upload(host.segments, segment_bounds);
+    view_.segments = upload(host.segments, bounds(host.segments, host.num_segments));
+    view_.num_level_segments = host.level_segments == nullptr ? 0 : host.num_level_segments;
+    view_.level_segments = upload(host.level_segments, bounds(host.level_segments, host.num_level_segments));
+    if (host.level_rowptr != nullptr) {
+      view_.level_rowptr = upload(host.level_rowptr, n + 1);
+      view_.level_colind = upload(host.level_colind, nnz);
+      view_.level_values = upload(host.level_values, nnz);
+    }
     check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize in DeviceTriangular");
   } catch (...) {
     for (void* p : allocations_) cudaFree(p);

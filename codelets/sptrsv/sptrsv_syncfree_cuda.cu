@@ -9,26 +9,25 @@ namespace {
 
 using namespace sptrsv_device;
 
-template <bool Upper>
+template <bool Upper, bool LevelOrder>
 __global__ void __launch_bounds__(kBlockThreads)
     syncfree_kernel(Rows m, const double* b, double* x, int* ready, unsigned* next_item) {
   const unsigned position = claim_item(next_item);
   if (position >= static_cast<unsigned>(m.n)) return;  // warp-uniform
-  solve_row_warp<Upper>(m, row_at<Upper>(m, static_cast<index_t>(position)), b, x, ready);
+  solve_row_warp<Upper>(m, slot_at<Upper, LevelOrder>(m, static_cast<index_t>(position)), b, x, ready);
 }
 
 }  // namespace
 
 void sptrsv_syncfree_cuda(cudaStream_t stream, const TriangularDeviceView& t, const double* b, double* x,
-                          const SolveWorkspace& ws) {
+                          const SolveWorkspace& ws, SolveOrder order) {
   if (t.n == 0) return;
+  const Rows m = rows_for(t, order, "sptrsv_syncfree_cuda");
   prepare_workspace(stream, t, ws, "sptrsv_syncfree_cuda");
-  const unsigned blocks = blocks_for_warps(t.n);
-  if (t.upper) {
-    syncfree_kernel<true><<<blocks, kBlockThreads, 0, stream>>>(rows_of(t), b, x, ws.ready, ws.next_item);
-  } else {
-    syncfree_kernel<false><<<blocks, kBlockThreads, 0, stream>>>(rows_of(t), b, x, ws.ready, ws.next_item);
-  }
+  with_orientation(t.upper, order, [&](auto upper, auto level) {
+    syncfree_kernel<upper, level><<<blocks_for_warps(t.n), kBlockThreads, 0, stream>>>(m, b, x, ws.ready,
+                                                                                       ws.next_item);
+  });
   check_cuda(cudaGetLastError(), "syncfree_kernel launch in sptrsv_syncfree_cuda");
 }
 

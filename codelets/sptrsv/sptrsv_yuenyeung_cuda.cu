@@ -11,7 +11,7 @@ namespace {
 
 using namespace sptrsv_device;
 
-template <bool Upper>
+template <bool Upper, bool LevelOrder>
 __global__ void __launch_bounds__(kBlockThreads)
     yuenyeung_kernel(Rows m, const index_t* __restrict__ segments, index_t num_segments, const double* b, double* x,
                      int* ready, unsigned* next_item) {
@@ -19,30 +19,30 @@ __global__ void __launch_bounds__(kBlockThreads)
   if (segment >= static_cast<unsigned>(num_segments)) return;  // warp-uniform
   const index_t begin = __ldg(segments + segment), end = __ldg(segments + segment + 1);
   if (end - begin == 1) {
-    solve_row_warp<Upper>(m, row_at<Upper>(m, begin), b, x, ready);
+    solve_row_warp<Upper>(m, slot_at<Upper, LevelOrder>(m, begin), b, x, ready);
   } else {
     const auto lane = static_cast<index_t>(threadIdx.x % kWarp);
-    if (lane < end - begin) solve_row_thread<Upper>(m, row_at<Upper>(m, begin + lane), b, x, ready);
+    if (lane < end - begin) solve_row_thread<Upper>(m, slot_at<Upper, LevelOrder>(m, begin + lane), b, x, ready);
   }
 }
 
 }  // namespace
 
 void sptrsv_yuenyeung_cuda(cudaStream_t stream, const TriangularDeviceView& t, const double* b, double* x,
-                           const SolveWorkspace& ws) {
+                           const SolveWorkspace& ws, SolveOrder order) {
   if (t.n == 0) return;
-  if (t.segments == nullptr || t.num_segments < 1) {
-    throw InvalidArgument("sptrsv_yuenyeung_cuda: the view carries no fusion segments");
+  const bool level = order == SolveOrder::Level;
+  const index_t* segments = level ? t.level_segments : t.segments;
+  const index_t num_segments = level ? t.num_level_segments : t.num_segments;
+  if (segments == nullptr || num_segments < 1) {
+    throw InvalidArgument("sptrsv_yuenyeung_cuda: the view carries no fusion segments for this solve order");
   }
+  const Rows m = rows_for(t, order, "sptrsv_yuenyeung_cuda");
   prepare_workspace(stream, t, ws, "sptrsv_yuenyeung_cuda");
-  const unsigned blocks = blocks_for_warps(t.num_segments);
-  if (t.upper) {
-    yuenyeung_kernel<true><<<blocks, kBlockThreads, 0, stream>>>(rows_of(t), t.segments, t.num_segments, b, x,
-                                                                 ws.ready, ws.next_item);
-  } else {
-    yuenyeung_kernel<false><<<blocks, kBlockThreads, 0, stream>>>(rows_of(t), t.segments, t.num_segments, b, x,
-                                                                  ws.ready, ws.next_item);
-  }
+  with_orientation(t.upper, order, [&](auto upper, auto level_order) {
+    yuenyeung_kernel<upper, level_order><<<blocks_for_warps(num_segments), kBlockThreads, 0, stream>>>(
+        m, segments, num_segments, b, x, ws.ready, ws.next_item);
+  });
   check_cuda(cudaGetLastError(), "yuenyeung_kernel launch in sptrsv_yuenyeung_cuda");
 }
 

@@ -13,8 +13,9 @@
 //   C = L_d[r0:, :] * L_d[r0:r1, :]^T               (m x k, m = d.nrows - r0, k = r1 - r0)
 //   panel_t[pos_t(rows_d[r0 + i]), rows_d[r0 + j] - t.first_col] -= C(i, j)   for i >= j,
 // where pos_t(row) is the position of row in t's row list. By the structure theorem every row of d
-// from r0 on is in t's list; the CPU kernels check it (InvalidArgument, t left untouched), the CUDA
-// kernels cannot read device row lists from the host and skip a row they do not find.
+// from r0 on is in t's list; the CPU kernels check it (InvalidArgument, t left untouched). The CUDA
+// kernels cannot read device row lists from the host: they trust them, but skip an entry whose row
+// or column they do not find rather than write outside t (or x, in the solves).
 //
 // CPU kernels take host pointers (values and rows); CUDA kernels take device pointers in the panel
 // references and are asynchronous on the stream they are given: they bind the cuBLAS/cuSOLVER

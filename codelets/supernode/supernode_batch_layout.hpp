@@ -29,7 +29,8 @@ struct BatchLayout {
   std::size_t total_bytes = 0;
 };
 
-// Throws InvalidArgument for count < 0 or null arrays with count > 0; shapes are not checked here.
-BatchLayout batch_layout(const ConstPanelRef* ds, const UpdateRange* rs, int count);
+// Throws InvalidArgument, naming `routine`, for count < 0, null arrays with count > 0 or ranges
+// outside the descendants' rows; the rest of the shapes is checked by the kernels.
+BatchLayout batch_layout(const char* routine, const ConstPanelRef* ds, const UpdateRange* rs, int count);
 
 }  // namespace hetsparse::kernels::supernode_detail

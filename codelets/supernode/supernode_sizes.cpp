@@ -52,8 +52,7 @@ std::size_t supernode_solve_work_doubles(ConstPanelRef p, int nrhs) {
 
 namespace supernode_detail {
 
-BatchLayout batch_layout(const ConstPanelRef* ds, const UpdateRange* rs, int count) {
-  constexpr const char* routine = "supernode_update_batch_work_bytes";
+BatchLayout batch_layout(const char* routine, const ConstPanelRef* ds, const UpdateRange* rs, int count) {
   if (count < 0) throw InvalidArgument(std::string(routine) + ": count = " + std::to_string(count) + " is negative");
   if (count > 0 && (ds == nullptr || rs == nullptr)) {
     throw InvalidArgument(std::string(routine) + ": no descendants or no ranges for " + std::to_string(count) +
@@ -76,7 +75,7 @@ BatchLayout batch_layout(const ConstPanelRef* ds, const UpdateRange* rs, int cou
 }  // namespace supernode_detail
 
 std::size_t supernode_update_batch_work_bytes(const ConstPanelRef* ds, const UpdateRange* rs, int count) {
-  return supernode_detail::batch_layout(ds, rs, count).total_bytes;
+  return supernode_detail::batch_layout("supernode_update_batch_work_bytes", ds, rs, count).total_bytes;
 }
 
 }  // namespace hetsparse::kernels

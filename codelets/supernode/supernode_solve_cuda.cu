@@ -28,7 +28,9 @@ __global__ void __launch_bounds__(kRowThreads)
   for (std::size_t e = static_cast<std::size_t>(blockIdx.x) * kRowThreads + threadIdx.x; e < total; e += stride) {
     const std::size_t r = e / static_cast<std::size_t>(below);
     const std::size_t i = e - r * static_cast<std::size_t>(below);
-    double* entry = x + static_cast<std::size_t>(rows[i]) + r * static_cast<std::size_t>(ldx);
+    const std::int32_t row = rows[i];
+    if (row < 0 || row >= ldx) continue;  // a row list the planner got wrong: stay inside x
+    double* entry = x + static_cast<std::size_t>(row) + r * static_cast<std::size_t>(ldx);
     if constexpr (kGather) {
       work[e] = *entry;
     } else {

@@ -52,8 +52,9 @@ __device__ int position_in_target(std::int32_t row, const PanelRef& t) {
 }
 
 // Tile `tile` of job's C (tiles numbered down the rows first): t[pos(rows[i]), rows[j] - first_col]
-// -= C(i, j) for i >= j. A row missing from t (a structure the planner got wrong) is skipped rather
-// than written out of bounds. kAtomic: other blocks may subtract into the same entries (batches).
+// -= C(i, j) for i >= j. A row missing from t, or outside its columns where it should be one (a
+// structure the planner got wrong), is skipped rather than written out of bounds. kAtomic: other
+// blocks may subtract into the same entries (batches).
 template <bool kAtomic>
 __device__ void scatter_tile(const ScatterJob& job, const double* __restrict__ work, int tile, const PanelRef& t) {
   const int row_tiles = (job.m + kTileRows - 1) / kTileRows;
@@ -65,7 +66,9 @@ __device__ void scatter_tile(const ScatterJob& job, const double* __restrict__ w
   const int j1 = min(min(job.k, j0 + kTileCols), i + 1);
   const double* c = work + job.c_offset + i;
   for (int j = j0; j < j1; ++j) {
-    double* target = t.values + static_cast<std::size_t>(job.rows[j] - t.first_col) * t.nrows + pos;
+    const int column = job.rows[j] - t.first_col;
+    if (column < 0 || column >= t.ncols) continue;  // a range the planner got wrong: stay inside t
+    double* target = t.values + static_cast<std::size_t>(column) * t.nrows + pos;
     const double value = c[static_cast<std::size_t>(j) * job.m];
     if constexpr (kAtomic) {
       atomicAdd(target, -value);
@@ -164,7 +167,7 @@ void supernode_update_batch_cuda(cublasHandle_t handle, cudaStream_t stream, con
                                  const UpdateRange* rs, int count, PanelRef t, void* work_device,
                                  std::size_t work_bytes) {
   constexpr const char* routine = "supernode_update_batch_cuda";
-  const BatchLayout layout = batch_layout(ds, rs, count);
+  const BatchLayout layout = batch_layout(routine, ds, rs, count);
   if (count == 0) return;
   for (int u = 0; u < count; ++u) {
     check_update_shape(routine, ds[u], rs[u], as_const(t), work_device);

@@ -70,7 +70,9 @@ TEST(SupernodalPlan, EveryUpdateExactlyOnceAndFactorsLast) {
       if (t.kernel == "sn_factor") factor_task[target] = t.id;
     }
     EXPECT_FALSE(t.spec.where == rt::Where::Cuda);
-    if (t.spec.flops < th.gpu_min_task_flops && t.kernel != "sn_factor") EXPECT_EQ(t.spec.where, rt::Where::Cpu);
+    if (t.spec.flops < th.gpu_min_task_flops && t.kernel != "sn_factor") {
+      EXPECT_EQ(t.spec.where, rt::Where::Cpu);
+    }
   }
   std::multiset<std::pair<index_t, index_t>> want;
   for (const auto& v : by_t)
@@ -82,8 +84,10 @@ TEST(SupernodalPlan, EveryUpdateExactlyOnceAndFactorsLast) {
   const auto& tasks = rec.r.tasks();
   for (const auto& t : tasks) {
     if (t.kernel != "sn_update" && t.kernel != "sn_update_batch") continue;
-    const std::size_t first = t.kernel == "sn_update" ? 0 : 2;
-    for (std::size_t i = first; i < t.spec.data.size(); i += 2) {
+    // sn_update: (d panel, d rows, t panel, t rows); sn_update_batch: (t panel, t rows, then d pairs).
+    const bool single = t.kernel == "sn_update";
+    const std::size_t first = single ? 0 : 2, last = single ? 1 : t.spec.data.size();
+    for (std::size_t i = first; i < last; i += 2) {
       const index_t d = rec.panel_owner.at(t.spec.data[i].handle);
       EXPECT_TRUE(std::binary_search(t.deps.begin(), t.deps.end(), factor_task[d])) << t.spec.name;
     }
@@ -111,7 +115,9 @@ TEST(SupernodalPlan, PrioritiesFollowTheCriticalPath) {
   for (const auto& t : rec.r.tasks())
     if (t.kernel == "sn_factor") prio[rec.panel_owner.at(t.spec.data[0].handle)] = t.spec.priority;
   for (index_t s = 0; s < rec.sym.num_supernodes(); ++s)
-    if (rec.sym.supernodes[s].parent >= 0) EXPECT_GE(prio[s], prio[rec.sym.supernodes[s].parent]);
+    if (rec.sym.supernodes[s].parent >= 0) {
+      EXPECT_GE(prio[s], prio[rec.sym.supernodes[s].parent]);
+    }
 }
 
 }  // namespace

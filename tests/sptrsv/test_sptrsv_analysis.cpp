@@ -186,6 +186,13 @@ TEST(SptrsvAnalysis, LevelsMatchBruteForce) {
             ASSERT_LT(p.level_rows()[k - 1], row);
           }
           entries += p.rowptr()[row + 1] - p.rowptr()[row];
+          // The level-ordered copy holds the same row at position k.
+          const kernels::TriangularView v = p.host_view();
+          ASSERT_EQ(v.level_rowptr[k + 1] - v.level_rowptr[k], p.rowptr()[row + 1] - p.rowptr()[row]);
+          for (index_t q = 0; q < v.level_rowptr[k + 1] - v.level_rowptr[k]; ++q) {
+            ASSERT_EQ(v.level_colind[v.level_rowptr[k] + q], p.colind()[p.rowptr()[row] + q]);
+            ASSERT_EQ(v.level_values[v.level_rowptr[k] + q], p.values()[p.rowptr()[row] + q]);
+          }
         }
         ASSERT_EQ(p.level_nnz()[l], entries);
       }

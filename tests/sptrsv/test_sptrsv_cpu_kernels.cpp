@@ -33,9 +33,9 @@ struct Problem {
   std::vector<double> b;
   std::vector<std::vector<double>> expected;
 
-  Problem(const std::string& name, const SolveCase& c, bool transposed)
+  Problem(const std::string& name, const SolveCase& c, bool transposed, bool level_copy = true)
       : input(solver_input(sptrsv_matrix(name), c.tri, c.unit_diagonal, 11)),
-        pattern(input, c.tri, c.unit_diagonal),
+        pattern(input, c.tri, c.unit_diagonal, options(level_copy)),
         ld(input.rows + kPadding),
         b(random_values(static_cast<std::size_t>(ld) * kRhs, 12)) {
     for (index_t r = 0; r < kRhs; ++r) {
@@ -48,6 +48,12 @@ struct Problem {
       }
       expected.push_back(std::move(x));
     }
+  }
+
+  static sptrsv::AnalysisOptions options(bool level_copy) {
+    sptrsv::AnalysisOptions o;
+    o.level_ordered_copy = level_copy;
+    return o;
   }
 
   std::vector<double> poisoned_x() const { return std::vector<double>(b.size(), kNaN); }
@@ -104,11 +110,26 @@ TEST_P(SptrsvCpu, InPlaceSolves) {
   }
 }
 
+// The level-scheduled kernels run with and without the level-ordered copy of the rows.
+struct LevelCase {
+  SolveCase solve;
+  bool copy;
+  std::string label() const { return solve.label() + (copy ? " level-ordered copy" : " no copy"); }
+};
+std::vector<LevelCase> level_cases() {
+  std::vector<LevelCase> cases;
+  for (const SolveCase& c : solve_cases()) {
+    for (const bool copy : {true, false}) cases.push_back({c, copy});
+  }
+  return cases;
+}
+
 // One call per level, as one StarPU task per level would make them.
 TEST_P(SptrsvCpu, LevelByLevel) {
-  for (const SolveCase& c : solve_cases()) {
+  for (const LevelCase& c : level_cases()) {
     SCOPED_TRACE(c.label());
-    const Problem p(GetParam(), c, false);
+    const Problem p(GetParam(), c.solve, false, c.copy);
+    ASSERT_EQ(p.pattern.has_level_ordered_copy(), c.copy);
     std::vector<double> x = p.poisoned_x();
     const TriangularView v = p.pattern.host_view();
     for (index_t l = 0; l < v.num_levels; ++l) {
@@ -120,9 +141,9 @@ TEST_P(SptrsvCpu, LevelByLevel) {
 
 // Each level cut into three shares run last-first: rows of a level must not depend on each other.
 TEST_P(SptrsvCpu, LevelSharesInAnyOrder) {
-  for (const SolveCase& c : solve_cases()) {
+  for (const LevelCase& c : level_cases()) {
     SCOPED_TRACE(c.label());
-    const Problem p(GetParam(), c, false);
+    const Problem p(GetParam(), c.solve, false, c.copy);
     std::vector<double> x = p.poisoned_x();
     const TriangularView v = p.pattern.host_view();
     for (index_t l = 0; l < v.num_levels; ++l) {
@@ -139,9 +160,9 @@ TEST_P(SptrsvCpu, LevelSharesInAnyOrder) {
 // Sharing forced (min 1 entry per thread: every level with enough rows is split) and at the default
 // threshold (these matrices are small: mostly serial runs).
 TEST_P(SptrsvCpu, ThreadedLevels) {
-  for (const SolveCase& c : solve_cases()) {
+  for (const LevelCase& c : level_cases()) {
     SCOPED_TRACE(c.label());
-    const Problem p(GetParam(), c, false);
+    const Problem p(GetParam(), c.solve, false, c.copy);
     for (const int threads : {1, 2, 3}) {
       for (const std::int64_t min_entries : {std::int64_t{1}, kernels::kDefaultMinEntriesPerThread}) {
         SCOPED_TRACE(std::to_string(threads) + " threads, min entries " + std::to_string(min_entries));
@@ -153,6 +174,9 @@ TEST_P(SptrsvCpu, ThreadedLevels) {
     }
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Matrices, SptrsvCpu, ::testing::ValuesIn(sptrsv_matrix_names()),
+                         [](const ::testing::TestParamInfo<std::string>& matrix) { return matrix.param; });
 
 // A matrix big enough for the default threshold to share its levels.
 TEST(SptrsvCpuLarge, ThreadedLevelsAtDefaultThreshold) {
@@ -167,9 +191,6 @@ TEST(SptrsvCpuLarge, ThreadedLevelsAtDefaultThreshold) {
     EXPECT_TRUE(close_to(x.data(), expected)) << threads << " threads";
   }
 }
-
-INSTANTIATE_TEST_SUITE_P(Matrices, SptrsvCpu, ::testing::ValuesIn(sptrsv_matrix_names()),
-                         [](const ::testing::TestParamInfo<std::string>& matrix) { return matrix.param; });
 
 TEST(SptrsvCpuArguments, ThreadCountMustBePositive) {
   const sptrsv::TriangularPattern p(sptrsv_matrix("chain_5000"), Triangle::Lower, false);

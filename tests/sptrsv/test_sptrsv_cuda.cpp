@@ -121,6 +121,20 @@ TEST_P(SptrsvCuda, InPlaceSolve) {
   }
 }
 
+// The level-set variant reads rows by position from the level-ordered copy when the analysis kept
+// one (every test above) and by row otherwise (here).
+TEST_P(SptrsvCuda, LevelsetWithoutLevelOrderedCopy) {
+  sptrsv::AnalysisOptions options;
+  options.level_ordered_copy = false;
+  for (const SolveCase& c : solve_cases()) {
+    SCOPED_TRACE(c.label());
+    DeviceProblem p(stream_, solver_input(sptrsv_matrix(GetParam()), c.tri, c.unit_diagonal, 34), c.tri,
+                    c.unit_diagonal, options);
+    ASSERT_EQ(p.matrix.view().level_rowptr, nullptr);
+    EXPECT_TRUE(close_to(p.solve(stream_, "levelset").data(), p.expected));
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Matrices, SptrsvCuda, ::testing::ValuesIn(sptrsv_matrix_names()),
                          [](const ::testing::TestParamInfo<std::string>& matrix) { return matrix.param; });
 

@@ -2,6 +2,7 @@
 // update_values and the empty matrix.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -142,6 +143,9 @@ TEST(SptrsvFeatures, UpdateValuesKeepsThePattern) {
   ref::sptrsv(scaled, Triangle::Lower, false, b.data(), expected.data());
   kernels::sptrsv_cpu(p.host_view(), b.data(), input.rows, x.data(), input.rows, 1);
   EXPECT_TRUE(close_to(x.data(), expected));
+  std::fill(x.begin(), x.end(), std::numeric_limits<double>::quiet_NaN());
+  kernels::sptrsv_cpu_levels(p.host_view(), b.data(), input.rows, x.data(), input.rows, 1, 2, 1);
+  EXPECT_TRUE(close_to(x.data(), expected)) << "level-ordered copy not updated";
 
   const std::vector<double> before = p.values();
   Csr moved = scaled;

@@ -47,7 +47,8 @@ void run_batch(SupernodeBackend& backend, UpdateProblem& problem) {
 std::vector<double> random_rhs(Rng& rng, int n, int nrhs, int ldx) {
   std::vector<double> x(static_cast<std::size_t>(ldx) * nrhs, kPadding);
   for (int r = 0; r < nrhs; ++r) {
-    for (int i = 0; i < n; ++i) x[static_cast<std::size_t>(i) + static_cast<std::size_t>(r) * ldx] = uniform(rng, -1, 1);
+    for (int i = 0; i < n; ++i)
+      x[static_cast<std::size_t>(i) + static_cast<std::size_t>(r) * ldx] = uniform(rng, -1, 1);
   }
   return x;
 }
@@ -62,8 +63,8 @@ std::vector<double> random_rhs(Rng& rng, int n, int nrhs, int ldx) {
   std::size_t failures = 0;
   std::ostringstream report;
   for (std::size_t i = 0; i < actual.size(); ++i) {
-    const bool ok = std::isnan(expected[i]) ? same_bits(actual[i], expected[i])
-                                            : std::fabs(actual[i] - expected[i]) <= bounds[i];
+    const bool ok =
+        std::isnan(expected[i]) ? same_bits(actual[i], expected[i]) : std::fabs(actual[i] - expected[i]) <= bounds[i];
     if (!ok && ++failures <= 5) {
       report << "\n  entry " << i << ": " << actual[i] << " instead of " << expected[i] << " (bound " << bounds[i]
              << ")";
@@ -177,7 +178,9 @@ void check_end_to_end(SupernodeBackend& backend, bool left_looking, std::uint64_
   constexpr int kN = 200;
   const std::vector<int> bounds{0, 30, 70, 110, 165, 200};  // widths 30, 40, 40, 55, 35
   const std::vector<double> A = random_spd_matrix(rng, kN);
-  const auto entry = [](int i, int j, int ld) { return static_cast<std::size_t>(i) + static_cast<std::size_t>(j) * ld; };
+  const auto entry = [](int i, int j, int ld) {
+    return static_cast<std::size_t>(i) + static_cast<std::size_t>(j) * ld;
+  };
   std::vector<HostPanel> panels(bounds.size() - 1);
   for (std::size_t s = 0; s < panels.size(); ++s) {  // full structure: every row from the first column down
     HostPanel& p = panels[s];
@@ -234,7 +237,8 @@ void check_end_to_end(SupernodeBackend& backend, bool left_looking, std::uint64_
   for (auto p = panels.rbegin(); p != panels.rend(); ++p) backend.backward(*p, x, kNrhs, kLdx);
   std::vector<double> solution_bounds(x.size(), 0.0);  // padding rows: exact
   for (int r = 0; r < kNrhs; ++r) {
-    for (int i = 0; i < kN; ++i) solution_bounds[entry(i, r, kLdx)] = factor * (1.0 + std::fabs(solution[entry(i, r, kLdx)]));
+    for (int i = 0; i < kN; ++i)
+      solution_bounds[entry(i, r, kLdx)] = factor * (1.0 + std::fabs(solution[entry(i, r, kLdx)]));
   }
   EXPECT_TRUE(within_bounds(x, solution, solution_bounds));
 }

@@ -72,9 +72,9 @@ TEST(SupernodeSizes, UpdateRangeFindsTheTargetColumns) {
     const UpdateRange r = update_range(rows.data(), static_cast<int>(rows.size()), first, ncols);
     return std::vector<int>{r.r0, r.r1};
   };
-  EXPECT_EQ(range(9, 3), (std::vector<int>{2, 5}));    // rows 9, 10, 11
-  EXPECT_EQ(range(8, 4), (std::vector<int>{2, 5}));    // columns 8 .. 11
-  EXPECT_EQ(range(12, 3), (std::vector<int>{5, 5}));   // no row in 12 .. 14: empty, rows below from 15
+  EXPECT_EQ(range(9, 3), (std::vector<int>{2, 5}));   // rows 9, 10, 11
+  EXPECT_EQ(range(8, 4), (std::vector<int>{2, 5}));   // columns 8 .. 11
+  EXPECT_EQ(range(12, 3), (std::vector<int>{5, 5}));  // no row in 12 .. 14: empty, rows below from 15
   EXPECT_EQ(range(31, 1), (std::vector<int>{7, 8}));
   EXPECT_EQ(range(40, 5), (std::vector<int>{8, 8}));
   EXPECT_EQ(range(INT_MAX - 1, 2), (std::vector<int>{8, 8}));  // first + ncols past int32
@@ -118,10 +118,10 @@ class SupernodeCpuArguments : public ::testing::Test {
 
 TEST_F(SupernodeCpuArguments, UpdateRejectsBadRanges) {
   const UpdateRange r = problem_.ranges[0];
-  EXPECT_THROW(update({r.r0, r.r1 - 1}), InvalidArgument);               // does not match the rows
-  EXPECT_THROW(update({d().ncols - 1, r.r1}), InvalidArgument);          // reaches into d's own block
-  EXPECT_THROW(update({r.r0, d().nrows() + 1}), InvalidArgument);        // past d's rows
-  EXPECT_THROW(update({r.r1, r.r0 - 1}), InvalidArgument);               // r1 < r0
+  EXPECT_THROW(update({r.r0, r.r1 - 1}), InvalidArgument);         // does not match the rows
+  EXPECT_THROW(update({d().ncols - 1, r.r1}), InvalidArgument);    // reaches into d's own block
+  EXPECT_THROW(update({r.r0, d().nrows() + 1}), InvalidArgument);  // past d's rows
+  EXPECT_THROW(update({r.r1, r.r0 - 1}), InvalidArgument);         // r1 < r0
   EXPECT_TRUE(target_untouched());
 }
 
@@ -131,7 +131,8 @@ TEST_F(SupernodeCpuArguments, UpdateRejectsARowMissingFromTheTarget) {
   const int nrows = dd.nrows();
   std::vector<double> values(static_cast<std::size_t>(nrows + 1) * dd.ncols, 0.5);
   for (int c = 0; c < dd.ncols; ++c) {
-    for (int i = 0; i < nrows; ++i) values[static_cast<std::size_t>(i) + static_cast<std::size_t>(c) * (nrows + 1)] = dd.at(i, c);
+    for (int i = 0; i < nrows; ++i)
+      values[static_cast<std::size_t>(i) + static_cast<std::size_t>(c) * (nrows + 1)] = dd.at(i, c);
   }
   dd.rows.push_back(problem_.n + 7);
   dd.values = values;

@@ -1,0 +1,93 @@
+// Cholesky benchmark: hetsparse (StarPU, CPUs + GPUs) next to CHOLMOD on the same matrix and METIS
+// ordering, in one process, with the cuBLAS dgemm ceiling measured in the same run. One JSON line
+// per run on stdout (for scripts/cholesky_report.py), a readable summary on stderr.
+#include <cstdio>
+#include <random>
+#include <thread>
+
+#include "apps/cli/common.hpp"
+#include "apps/cli/json.hpp"
+#include "bench/cholmod_anchor.hpp"
+#include "bench/dgemm_rate.hpp"
+#include "cholesky/cholesky_solver.hpp"
+#include "cholesky/symbolic/analysis.hpp"
+#include "reference/sparse_reference.hpp"
+#include "sparse/convert.hpp"
+
+using namespace hetsparse;
+
+int main(int argc, char** argv) try {
+  cli::ArgParser p("bench_cholesky", "hetsparse's sparse Cholesky next to CHOLMOD (same ordering, same run).");
+  cli::add_matrix_input(p, "lap3d:60");
+  cli::add_runtime_options(p);
+  p.flag("no-cholmod", "skip CHOLMOD")
+      .flag("no-dgemm", "skip the cuBLAS dgemm ceiling")
+      .option("cholmod-threads", "N", "OpenBLAS threads for CHOLMOD (default: all cores)")
+      .option("repeat", "N", "hetsparse factorizations (the first also calibrates the perf models)", "2");
+  if (!p.parse(argc - 1, argv + 1)) return 0;
+  cli::MatrixInput in = cli::load_matrix_input(p);
+  const Csr& A = in.A;
+  const Csr lower = triangle(A, Triangle::Lower);
+  std::vector<double> b(A.rows);
+  std::mt19937_64 rng(1);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (double& v : b) v = u(rng);
+
+  cli::Json out;
+  out.set("matrix", in.name).set("rows", static_cast<long long>(A.rows)).set("nnz_A", static_cast<long long>(A.nnz()));
+  const cholesky::SymbolicFactor sym0 = cholesky::analyze(lower);
+  out.set("nnz_L", static_cast<long long>(sym0.nnz_L_exact)).set("flops", sym0.flops);
+  if (!p.has("no-cholmod")) {
+    const int threads = p.has("cholmod-threads") ? static_cast<int>(p.get_int("cholmod-threads"))
+                                                 : static_cast<int>(std::thread::hardware_concurrency());
+    const bench::CholmodResult c = bench::run_cholmod(A, lower, sym0.perm, b, threads);
+    cli::Json cj;
+    cj.set("ok", c.ok).set("error", c.error).set("threads", threads).set("analyze_s", c.analyze_s)
+        .set("factorize_s", c.factorize_s).set("solve_s", c.solve_s).set("flops", c.flops).set("nnz_L", c.nnz_L)
+        .set("gflops", c.factorize_s > 0 ? c.flops / c.factorize_s * 1e-9 : 0.0).set("backward_error", c.backward_error);
+    out.set("cholmod", cj);
+    std::fprintf(stderr, "CHOLMOD    %s factorize %.3f s (%.1f GFLOP/s, %d threads), backward error %.1e\n",
+                 c.ok ? "" : c.error.c_str(), c.factorize_s, c.factorize_s > 0 ? c.flops / c.factorize_s * 1e-9 : 0.0,
+                 threads, c.backward_error);
+  }
+  double dgemm_tflops = 0;
+  if (!p.has("no-dgemm")) {
+    const bench::DgemmRate d = bench::measure_cublas_dgemm();
+    dgemm_tflops = d.tflops;
+    out.set("cublas_dgemm_tflops", d.tflops);
+  }
+
+  rt::Runtime runtime(cli::runtime_options(p));
+  cholesky::CholeskySolver solver(runtime);
+  const double t0 = cli::now_seconds();
+  const cholesky::SymbolicFactor& sym = solver.analyze(lower);
+  const double analyze_s = cli::now_seconds() - t0;
+  cholesky::FactorizeReport rep;
+  const long repeat = std::max(1L, p.get_int("repeat"));
+  for (long i = 0; i < repeat; ++i) rep = solver.factorize(lower);
+  std::vector<double> x = b;
+  const double t1 = cli::now_seconds();
+  solver.solve(x);
+  const double solve_s = cli::now_seconds() - t1;
+  const double berr = ref::backward_error(A, x.data(), b.data());
+  const double gflops = sym.flops / rep.factorize_s * 1e-9;
+  cli::Json hj;
+  hj.set("analyze_s", analyze_s).set("ordering_s", sym.timings.ordering_s).set("factorize_s", rep.factorize_s)
+      .set("assemble_s", rep.assemble_s).set("solve_s", solve_s).set("gflops", gflops)
+      .set("fraction_of_dgemm", dgemm_tflops > 0 ? gflops / (dgemm_tflops * 1e3) : 0.0).set("backward_error", berr)
+      .set("scheduler", runtime.options().scheduler).set("cpu_workers", runtime.num_cpu_workers())
+      .set("cuda_workers", runtime.num_cuda_workers()).set("supernodes", static_cast<long long>(sym.num_supernodes()))
+      .set("tasks", rep.plan.tasks).set("updates_inst", rep.plan.updates[0]).set("updates_tpq", rep.plan.updates[1])
+      .set("updates_dpq", rep.plan.updates[2]).set("flops_inst", rep.plan.flops[0]).set("flops_tpq", rep.plan.flops[1])
+      .set("flops_dpq", rep.plan.flops[2]);
+  out.set("hetsparse", hj);
+  runtime.shutdown();
+  std::fprintf(stderr, "hetsparse  analyze %.3f s, factorize %.3f s (%.1f GFLOP/s, %d CPU + %d CUDA), solve %.3f s, "
+               "backward error %.1e\n", analyze_s, rep.factorize_s, gflops, runtime.num_cpu_workers(),
+               runtime.num_cuda_workers(), solve_s, berr);
+  std::printf("%s\n", out.str().c_str());
+  return 0;
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "bench_cholesky: error: %s\n", e.what());
+  return 1;
+}

@@ -1,0 +1,83 @@
+#include "bench/cholmod_anchor.hpp"
+
+#include <suitesparse/cholmod.h>
+
+#include <chrono>
+#include <cstring>
+
+#include "reference/sparse_reference.hpp"
+
+extern "C" void openblas_set_num_threads(int) __attribute__((weak));
+
+namespace hetsparse::bench {
+namespace {
+double since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+}  // namespace
+
+CholmodResult run_cholmod(const Csr& full, const Csr& lower, const std::vector<index_t>& perm,
+                          const std::vector<double>& b, int blas_threads) {
+  CholmodResult r;
+  if (openblas_set_num_threads) openblas_set_num_threads(blas_threads);
+  cholmod_common c;
+  cholmod_start(&c);
+  c.nmethods = 1;
+  c.method[0].ordering = CHOLMOD_GIVEN;
+  c.postorder = 1;
+  c.supernodal = CHOLMOD_SUPERNODAL;
+  const std::size_t n = lower.rows, nnz = lower.nnz();
+  // The CSR lower triangle, read column-wise, is the CSC upper triangle: stype = +1.
+  cholmod_sparse* A = cholmod_allocate_sparse(n, n, nnz, 1, 1, 1, CHOLMOD_REAL, &c);
+  cholmod_factor* L = nullptr;
+  cholmod_dense *B = nullptr, *X = nullptr;
+  if (!A) {
+    r.error = "cholmod_allocate_sparse failed (status " + std::to_string(c.status) + ")";
+  } else {
+    auto* Ap = static_cast<int*>(A->p);
+    auto* Ai = static_cast<int*>(A->i);
+    auto* Ax = static_cast<double*>(A->x);
+    for (std::size_t i = 0; i <= n; ++i) Ap[i] = static_cast<int>(lower.rowptr[i]);
+    std::memcpy(Ai, lower.colind.data(), nnz * sizeof(int));
+    std::memcpy(Ax, lower.values.data(), nnz * sizeof(double));
+    std::vector<int> p(perm.begin(), perm.end());
+    auto t0 = std::chrono::steady_clock::now();
+    L = cholmod_analyze_p(A, p.data(), nullptr, 0, &c);
+    r.analyze_s = since(t0);
+    if (!L || c.status < CHOLMOD_OK) {
+      r.error = c.status == CHOLMOD_TOO_LARGE ? "problem too large" : "cholmod_analyze_p failed";
+    } else {
+      t0 = std::chrono::steady_clock::now();
+      cholmod_factorize(A, L, &c);
+      r.factorize_s = since(t0);
+      r.flops = c.fl;
+      r.nnz_L = c.lnz;
+      if (c.status == CHOLMOD_NOT_POSDEF) {
+        r.error = "not positive definite";
+      } else if (c.status < CHOLMOD_OK) {
+        r.error = c.status == CHOLMOD_TOO_LARGE ? "problem too large" : "cholmod_factorize failed";
+      } else {
+        B = cholmod_allocate_dense(n, 1, n, CHOLMOD_REAL, &c);
+        std::memcpy(B->x, b.data(), n * sizeof(double));
+        t0 = std::chrono::steady_clock::now();
+        X = cholmod_solve(CHOLMOD_A, L, B, &c);
+        r.solve_s = since(t0);
+        if (X) {
+          r.backward_error = ref::backward_error(full, static_cast<const double*>(X->x), b.data());
+          r.ok = true;
+        } else {
+          r.error = "cholmod_solve failed";
+        }
+      }
+    }
+  }
+  if (X) cholmod_free_dense(&X, &c);
+  if (B) cholmod_free_dense(&B, &c);
+  if (L) cholmod_free_factor(&L, &c);
+  if (A) cholmod_free_sparse(&A, &c);
+  cholmod_finish(&c);
+  if (openblas_set_num_threads) openblas_set_num_threads(1);  // back to one thread per StarPU worker
+  return r;
+}
+
+}  // namespace hetsparse::bench
