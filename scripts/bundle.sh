@@ -49,7 +49,9 @@ for f in "$OUT"/lib/*; do patchelf --set-rpath '$ORIGIN' "$f" 2>/dev/null || tru
 
 for m in "${MATRICES[@]}"; do cp "$m" "$OUT/data/"; done
 cp "$ROOT/scripts/run_gpu.sh" "$OUT/run_gpu.sh"
-chmod +x "$OUT/run_gpu.sh"
+mkdir -p "$OUT/bench.d"
+cp "$ROOT"/scripts/bench.d/*.sh "$OUT/bench.d/"
+chmod +x "$OUT/run_gpu.sh" "$OUT"/bench.d/*.sh
 echo "bundle: $OUT ($(du -sh "$OUT" | cut -f1)): $(ls "$OUT/bin" | wc -l) programs, $(ls "$OUT/lib" | wc -l) libraries"
 if [ -n "$ARCHIVE" ]; then
   mkdir -p "$(dirname "$ARCHIVE")"

@@ -24,15 +24,21 @@ step() {  # step NAME command...: runs, logs, records PASS/FAIL
 
 step nvidia-smi nvidia-smi
 step info hetsparse info
-step test_kernels_cuda test_kernels_cuda --gtest_output=xml:"$OUTDIR/logs/test_kernels_cuda.xml"
-step test_runtime_gpu test_runtime_gpu --gtest_output=xml:"$OUTDIR/logs/test_runtime_gpu.xml"
+GPU_TESTS="test_kernels_cuda test_runtime_gpu test_supernode_cuda test_sptrsv_cuda test_cholesky_gpu"
+for t in $GPU_TESTS; do
+  [ -x "$HERE/bin/$t" ] && step "$t" "$t" --gtest_output=xml:"$OUTDIR/logs/$t.xml"
+done
 for t in "$HERE"/bin/test_*; do  # CPU suites on this machine too (16 cores)
-  case "$(basename "$t")" in test_kernels_cuda|test_runtime_gpu) continue ;; esac
+  case " $GPU_TESTS " in *" $(basename "$t") "*) continue ;; esac
   step "$(basename "$t")" "$t"
 done
-step memcheck_kernels "$SAN" --tool memcheck --error-exitcode 3 test_kernels_cuda
-# cuSPARSE's own csrmv kernel reports shared-memory hazards under racecheck: check hetsparse's kernels.
-step racecheck_kernels "$SAN" --tool racecheck --error-exitcode 3 --kernel-name-exclude kns=cusparse test_kernels_cuda
+# compute-sanitizer on every pure CUDA kernel suite. cuSPARSE's own csrmv kernel reports shared-memory
+# hazards under racecheck: the check is on hetsparse's kernels.
+for t in test_kernels_cuda test_supernode_cuda test_sptrsv_cuda; do
+  [ -x "$HERE/bin/$t" ] || continue
+  step "memcheck_$t" "$SAN" --tool memcheck --error-exitcode 3 "$t"
+  step "racecheck_$t" "$SAN" --tool racecheck --error-exitcode 3 --kernel-name-exclude kns=cusparse "$t"
+done
 step memcheck_runtime "$SAN" --tool memcheck --error-exitcode 3 test_runtime_gpu --gtest_filter='*dmdas*'
 
 # SpMV benchmark: 3D 7-point Laplacian 160^3 (4.1M rows), 1 CUDA worker, tasks on the GPU.
@@ -45,9 +51,12 @@ done
 # Mixed CPU+GPU run with a trace for ViTE.
 step spmv_mixed_trace hetsparse spmv --generate lap3d:100 --blocks 48 --iterations 20 --sched dmdas \
   --trace "$OUTDIR/trace"
-for extra in "$HERE"/bench.d/*.sh; do [ -x "$extra" ] && step "$(basename "$extra" .sh)" "$extra" "$OUTDIR"; done
+step cholesky_mixed_trace hetsparse cholesky --generate lap3d:40 --sched dmdas --trace "$OUTDIR/trace_cholesky"
+if [ "$QUICK" != --quick ]; then
+  for extra in "$HERE"/bench.d/*.sh; do [ -x "$extra" ] && step "$(basename "$extra" .sh)" "$extra" "$OUTDIR"; done
+fi
 
 printf '%s\n' "${SUMMARY[@]}" | tee "$OUTDIR/summary.txt"
-rm -f "$OUTDIR/trace/prof_file_"*  # the raw FxT file is large; paje.trace is what ViTE reads
-tar -czf "$OUTDIR/results.tar.gz" -C "$OUTDIR" logs summary.txt trace perfmodels $(cd "$OUTDIR" && ls *.json 2>/dev/null)
+rm -f "$OUTDIR"/trace*/prof_file_*  # the raw FxT file is large; paje.trace is what ViTE reads
+tar -czf "$OUTDIR/results.tar.gz" -C "$OUTDIR" logs summary.txt trace trace_cholesky perfmodels $(cd "$OUTDIR" && ls *.json *.jsonl 2>/dev/null)
 ls -la "$OUTDIR/results.tar.gz"

@@ -23,15 +23,29 @@ void check_threshold(double threshold) {
   }
 }
 
+// Stored entries of the rows at solve positions [start, end).
+std::int64_t entries_at(const kernels::TriangularView& t, kernels::SolveOrder order, index_t start, index_t end) {
+  if (order == kernels::SolveOrder::Level) {
+    if (t.level_rowptr != nullptr) return t.level_rowptr[end] - t.level_rowptr[start];
+    std::int64_t entries = 0;
+    for (index_t k = start; k < end; ++k) entries += t.rowptr[t.level_rows[k] + 1] - t.rowptr[t.level_rows[k]];
+    return entries;
+  }
+  // Natural order: rows [start, end) for lower, rows (n - end, n - start] for upper.
+  return t.upper ? t.rowptr[t.n - start] - t.rowptr[t.n - end] : t.rowptr[end] - t.rowptr[start];
+}
+
 }  // namespace
 
-std::vector<index_t> fusion_segments(const kernels::TriangularView& t, double threshold) {
+std::vector<index_t> fusion_segments(const kernels::TriangularView& t, double threshold, kernels::SolveOrder order) {
   check_threshold(threshold);
+  if (order == kernels::SolveOrder::Level && t.n > 0 && t.level_rows == nullptr) {
+    throw InvalidArgument("fusion_segments: level order needs the level schedule");
+  }
   std::vector<index_t> segments{0};
   for (index_t start = 0; start < t.n; start += std::min(kWarpRows, t.n - start)) {
     const index_t end = start + std::min(kWarpRows, t.n - start);
-    // Positions [start, end) are rows [start, end) for lower, rows (n - end, n - start] for upper.
-    const std::int64_t entries = t.upper ? t.rowptr[t.n - start] - t.rowptr[t.n - end] : t.rowptr[end] - t.rowptr[start];
+    const std::int64_t entries = entries_at(t, order, start, end);
     if (static_cast<double>(entries) >= threshold * static_cast<double>(end - start)) {
       for (index_t position = start + 1; position <= end; ++position) segments.push_back(position);
     } else {
@@ -65,8 +79,7 @@ TriangularPattern::TriangularPattern(const Csr& t, Triangle tri, bool unit_diago
   level_nnz_ = std::move(levels.level_nnz);
   if (options.level_ordered_copy) level_copy_ = detail::level_ordered_rows(level_rows_, rowptr_, colind_, values_);
 
-  fusion_threshold_ = options.fusion_threshold;
-  segments_ = fusion_segments(host_view(), fusion_threshold_);
+  set_fusion_threshold(options.fusion_threshold);
   features_ = compute_features(host_view(), options.parallel_friendly_rows);
   features_.analysis_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
@@ -96,8 +109,10 @@ void TriangularPattern::update_values(const Csr& t) {
 }
 
 void TriangularPattern::set_fusion_threshold(double threshold) {
-  std::vector<index_t> segments = fusion_segments(host_view(), threshold);
+  std::vector<index_t> segments = fusion_segments(host_view(), threshold, kernels::SolveOrder::Natural);
+  std::vector<index_t> level_segments = fusion_segments(host_view(), threshold, kernels::SolveOrder::Level);
   segments_.swap(segments);
+  level_segments_.swap(level_segments);
   fusion_threshold_ = threshold;
 }
 
@@ -114,6 +129,8 @@ kernels::TriangularView TriangularPattern::host_view() const {
   v.level_nnz = level_nnz_.data();
   v.num_segments = segments_.empty() ? 0 : static_cast<index_t>(segments_.size()) - 1;
   v.segments = segments_.data();
+  v.num_level_segments = level_segments_.empty() ? 0 : static_cast<index_t>(level_segments_.size()) - 1;
+  v.level_segments = level_segments_.data();
   if (has_level_ordered_copy()) {
     v.level_rowptr = level_copy_.rowptr.data();
     v.level_colind = level_copy_.colind.data();

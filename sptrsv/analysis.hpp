@@ -27,11 +27,12 @@ struct AnalysisOptions {
   bool level_ordered_copy = true;
 };
 
-// YuenyeungSpTRSV's execute_row_id for a normalised matrix: segment boundaries in solve order (see
-// kernels::TriangularView). Chunks of 32 positions; a chunk whose mean row length is >= threshold
-// becomes 32 one-position (warp-level) segments, otherwise one thread-level segment.
-// InvalidArgument for a NaN or negative threshold. O(n).
-std::vector<index_t> fusion_segments(const kernels::TriangularView& t, double threshold);
+// YuenyeungSpTRSV's execute_row_id for a normalised matrix: segment boundaries in the given solve
+// order (see kernels::TriangularView; level order needs t.level_rows). Chunks of 32 positions; a
+// chunk whose mean row length is >= threshold becomes 32 one-position (warp-level) segments,
+// otherwise one thread-level segment. InvalidArgument for a NaN or negative threshold. O(n).
+std::vector<index_t> fusion_segments(const kernels::TriangularView& t, double threshold,
+                                     kernels::SolveOrder order = kernels::SolveOrder::Natural);
 
 // An analysed triangular matrix T (lower or upper, unit or non-unit diagonal). The input may list a
 // row's entries in any order, with the diagonal anywhere and duplicates (summed). It is stored
@@ -49,7 +50,7 @@ class TriangularPattern {
   // InvalidArgument naming the first differing row); checks them as the constructor does. Levels,
   // segments and features are kept. On any error the pattern is left unchanged.
   void update_values(const Csr& t);
-  // Recomputes the fusion segments for another threshold (calibration). O(n).
+  // Recomputes the fusion segments (both orders) for another threshold (calibration). O(n).
   void set_fusion_threshold(double threshold);
 
   index_t rows() const { return n_; }
@@ -72,7 +73,8 @@ class TriangularPattern {
   bool has_level_ordered_copy() const { return !level_copy_.rowptr.empty(); }
 
   double fusion_threshold() const { return fusion_threshold_; }
-  const std::vector<index_t>& segments() const { return segments_; }
+  const std::vector<index_t>& segments() const { return segments_; }              // natural order
+  const std::vector<index_t>& level_segments() const { return level_segments_; }  // level order
 
   const TriangularFeatures& features() const { return features_; }
   // Wall time of the constructor's analysis (also features().analysis_ms, in ms).
@@ -95,7 +97,7 @@ class TriangularPattern {
   std::vector<std::int64_t> level_nnz_;
   detail::LevelOrderedRows level_copy_;
   double fusion_threshold_ = 0.0;
-  std::vector<index_t> segments_;
+  std::vector<index_t> segments_, level_segments_;
   TriangularFeatures features_;
 };
 

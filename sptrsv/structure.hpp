@@ -24,8 +24,8 @@ void check_row(const Csr& t, Triangle tri, bool unit_diagonal, index_t row);
 // normalised pattern: off-diagonals sorted and merged, the diagonal last (lower) or first (upper).
 NormalisedPattern normalise_pattern(const Csr& t, Triangle tri, bool unit_diagonal);
 
-// Normalised values of an input whose normalised rowptr and entry slots normalise_pattern built: duplicates summed in input
-// order, the unit diagonal 1.0. No checks (check_row does them).
+// Normalised values of an input whose normalised rowptr and entry slots normalise_pattern built:
+// duplicates summed in input order, the unit diagonal 1.0. No checks (check_row does them).
 std::vector<double> normalised_values(const Csr& t, bool upper, bool unit_diagonal, const std::vector<index_t>& rowptr,
                                       const std::vector<index_t>& entry_slot);
 
