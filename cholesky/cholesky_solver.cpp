@@ -19,14 +19,14 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 }  // namespace
 
-// The panels and row lists registered with the runtime for one phase; unregistering brings the
+// The panels, row lists and info words registered for the factorization; unregistering brings the
 // panels home.
 struct CholeskySolver::Registered {
   std::vector<rt::DataHandle> owned;
   planners::SupernodalData data;
   std::vector<int> info;
 
-  Registered(rt::TaskRuntime& rt, const SymbolicFactor& sym, PanelStorage& L, bool with_info) {
+  Registered(rt::TaskRuntime& rt, const SymbolicFactor& sym, PanelStorage& L) {
     const index_t ns = sym.num_supernodes();
     info.assign(ns, 0);
     for (index_t s = 0; s < ns; ++s) {
@@ -37,10 +37,8 @@ struct CholeskySolver::Registered {
       auto* rows = const_cast<index_t*>(sym.rows.data() + sn.row_begin);  // read-only in every task
       owned.emplace_back(rt, rt.register_vector({rows, std::size_t(sn.nrows), sizeof(index_t)}));
       data.sn.push_back({panel, owned.back().id(), sn.first_col});
-      if (with_info) {
-        owned.emplace_back(rt, rt.register_vector({&info[s], 1, sizeof(int)}));
-        data.info.push_back(owned.back().id());
-      }
+      owned.emplace_back(rt, rt.register_vector({&info[s], 1, sizeof(int)}));
+      data.info.push_back(owned.back().id());
     }
   }
 };
@@ -61,6 +59,7 @@ const SymbolicFactor& CholeskySolver::analyze(const Csr& A, const AnalyzeOptions
   sym_ = std::make_unique<SymbolicFactor>(cholesky::analyze(A, opts));
   input_ = opts.input;
   map_ = std::make_unique<AssemblyMap>(build_assembly_map(A, input_, *sym_));
+  locations_ = planners::supernode_locations(*sym_);
   L_.reset();
   factorized_ = false;
   return *sym_;
@@ -78,7 +77,7 @@ const FactorizeReport& CholeskySolver::factorize(const Csr& A, const FactorizeOp
   const auto t1 = std::chrono::steady_clock::now();
   std::vector<int> info;
   {
-    Registered reg(rt_, sym, *L_, true);
+    Registered reg(rt_, sym, *L_);
     report_.plan = planners::submit_supernodal_cholesky(rt_, sym, reg.data, opts.thresholds);
     rt_.wait_all();
     reg.owned.clear();  // panels and info back in host memory
@@ -105,9 +104,12 @@ void CholeskySolver::solve(double* B, int nrhs, int ldb) {
   for (int c = 0; c < nrhs; ++c)
     for (index_t i = 0; i < sym.n; ++i) x[i + std::size_t(c) * sym.n] = B[sym.perm[i] + std::size_t(c) * ldb];
   {
-    Registered reg(rt_, sym, *L_, false);
+    auto* rows = const_cast<index_t*>(sym.rows.data());  // read-only in the sweeps
+    rt::DataHandle hv(rt_, rt_.register_vector({L_->values.data(), L_->values.size(), sizeof(double)}));
+    rt::DataHandle hr(rt_, rt_.register_vector({rows, sym.rows.size(), sizeof(index_t)}));
+    rt::DataHandle hl(rt_, rt_.register_vector({locations_.data(), locations_.size(), sizeof(locations_[0])}));
     rt::DataHandle hx(rt_, rt_.register_vector({x.data(), x.size(), sizeof(double)}));
-    planners::submit_supernodal_solve(rt_, sym, reg.data, hx.id(), nrhs, sym.n);
+    planners::submit_supernodal_solve(rt_, sym, {hv.id(), hr.id(), hl.id()}, hx.id(), nrhs, sym.n);
     rt_.wait_all();
   }
   for (int c = 0; c < nrhs; ++c)

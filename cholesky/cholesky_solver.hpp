@@ -55,6 +55,7 @@ class CholeskySolver {
   std::unique_ptr<SymbolicFactor> sym_;
   std::unique_ptr<PanelStorage> L_;
   std::unique_ptr<AssemblyMap> map_;
+  std::vector<codelets::SupernodeLocation> locations_;
   InputTriangle input_ = InputTriangle::Lower;
   FactorizeOptions options_;
   FactorizeReport report_;

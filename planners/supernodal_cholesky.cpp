@@ -116,17 +116,23 @@ UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::
   return st;
 }
 
-void submit_supernodal_solve(rt::TaskRuntime& rt, const cholesky::SymbolicFactor& sym, const SupernodalData& data,
+std::vector<codelets::SupernodeLocation> supernode_locations(const cholesky::SymbolicFactor& sym) {
+  std::vector<codelets::SupernodeLocation> loc;
+  std::int64_t offset = 0;
+  for (const cholesky::Supernode& sn : sym.supernodes) {
+    loc.push_back({offset, sn.row_begin, static_cast<std::int32_t>(sn.nrows), sn.ncols, sn.first_col, 0});
+    offset += sn.nrows * sn.ncols;
+  }
+  return loc;
+}
+
+void submit_supernodal_solve(rt::TaskRuntime& rt, const cholesky::SymbolicFactor& sym, const WholeFactorData& L,
                              rt::HandleId x, int nrhs, int ldx) {
-  const index_t ns = sym.num_supernodes();
-  // Each sweep reads and writes the whole x, so the tasks form a chain: keep them on CPUs, where
-  // the data already is (the level-parallel triangular solve belongs to the SpTRSV engine).
-  for (index_t s = 0; s < ns; ++s)
-    codelets::insert_supernode_forward(rt, {"fwd_" + std::to_string(s), 0, rt::Where::Cpu, -1}, data.sn[s], x, nrhs,
-                                       ldx);
-  for (index_t s = ns - 1; s >= 0; --s)
-    codelets::insert_supernode_backward(rt, {"bwd_" + std::to_string(s), 0, rt::Where::Cpu, -1}, data.sn[s], x,
-                                        nrhs, ldx);
+  const int ns = sym.num_supernodes();
+  codelets::insert_supernodal_sweep(rt, {"forward_sweep", 0, rt::Where::Cpu, -1}, L.values, L.rows, L.locations, x,
+                                    ns, nrhs, ldx, true);
+  codelets::insert_supernodal_sweep(rt, {"backward_sweep", 0, rt::Where::Cpu, -1}, L.values, L.rows, L.locations, x,
+                                    ns, nrhs, ldx, false);
 }
 
 }  // namespace hetsparse::planners

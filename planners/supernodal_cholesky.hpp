@@ -50,8 +50,17 @@ struct SupernodalData {
 UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::SymbolicFactor& sym,
                                            const SupernodalData& data, const SizeClassThresholds& th = {});
 
-// Forward (L y = b, postorder) then backward (L^T x = y, reverse postorder) sweeps on x.
-void submit_supernodal_solve(rt::TaskRuntime& rt, const cholesky::SymbolicFactor& sym, const SupernodalData& data,
+// The whole factor as three handles, for the solve: every panel's values back to back, every
+// panel's rows, and one codelets::SupernodeLocation per supernode.
+struct WholeFactorData {
+  rt::HandleId values, rows, locations;
+};
+std::vector<codelets::SupernodeLocation> supernode_locations(const cholesky::SymbolicFactor& sym);
+
+// Forward (L y = b, postorder) then backward (L^T x = y, reverse postorder) sweeps on x, one task
+// each: every supernode's step depends on the previous one's, so per-supernode tasks would only add
+// overhead (the level-parallel solve belongs to the SpTRSV engine).
+void submit_supernodal_solve(rt::TaskRuntime& rt, const cholesky::SymbolicFactor& sym, const WholeFactorData& L,
                              rt::HandleId x, int nrhs, int ldx);
 
 }  // namespace hetsparse::planners

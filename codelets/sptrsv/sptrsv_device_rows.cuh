@@ -72,6 +72,22 @@ __device__ __forceinline__ void publish(double* x, int* ready, index_t row, doub
   cuda::atomic_ref<int, cuda::thread_scope_device>(ready[row]).store(1, cuda::memory_order_release);
 }
 
+// Exponential backoff after a failed readiness check: without it, the hundreds of thousands of
+// threads waiting at once would flood L2 with flag loads and slow the rows they wait for. The cap
+// bounds the extra latency a row can add when its flag turns.
+class Backoff {
+ public:
+  __device__ __forceinline__ void wait() {
+    nanoseconds_ = nanoseconds_ == 0 ? kFirst : min(2 * nanoseconds_, kCap);
+    __nanosleep(nanoseconds_);
+  }
+  __device__ __forceinline__ void reset() { nanoseconds_ = 0; }
+
+ private:
+  static constexpr unsigned kFirst = 16, kCap = 256;
+  unsigned nanoseconds_ = 0;
+};
+
 // One counter increment per warp, broadcast to all lanes; every lane must call it.
 __device__ __forceinline__ unsigned claim_item(unsigned* next_item) {
   unsigned item = 0;
@@ -79,7 +95,7 @@ __device__ __forceinline__ unsigned claim_item(unsigned* next_item) {
   return __shfl_sync(kFullMask, item, 0);
 }
 
-// Row `row` by the whole warp (all 32 lanes must call it): lanes stride over the off-diagonals,
+// The row at `slot` by the whole warp (all 32 lanes must call it): lanes stride over the off-diagonals,
 // each spinning on its own dependencies, then a fixed shuffle tree sums the partials, so the result
 // does not depend on timing. b is read with plain loads: it may be x itself.
 template <bool Upper>
@@ -92,12 +108,12 @@ __device__ __forceinline__ void solve_row_warp(const Rows& m, Slot slot, const d
   double sum = 0.0;
   // Upper rows' late-solved dependencies are near the diagonal, i.e. first: walk from the far end.
   const index_t off_begin = Upper ? first + 1 : first, off_end = Upper ? last : last - 1;
-  for (index_t k = off_begin + static_cast<index_t>(lane); k < off_end; k += kWarp) {
-    const index_t p = Upper ? off_end - 1 - (k - off_begin) : k;
+  // 64-bit k: k + 32 may pass 2^31 - 1 when the matrix has nearly that many entries.
+  for (std::int64_t k = off_begin + static_cast<std::int64_t>(lane); k < off_end; k += kWarp) {
+    const auto p = static_cast<index_t>(Upper ? off_end - 1 - (k - off_begin) : k);
     const index_t col = __ldg(m.colind + p);
     const double value = __ldg(m.values + p);
-    while (!is_ready(ready, col)) {
-    }
+    for (Backoff backoff; !is_ready(ready, col);) backoff.wait();
     sum += value * x[col];
   }
 #pragma unroll
@@ -105,7 +121,7 @@ __device__ __forceinline__ void solve_row_warp(const Rows& m, Slot slot, const d
   if (lane == 0) publish(x, ready, row, (b[row] - sum) / diagonal);
 }
 
-// Row `row` by one thread, "writing first" (YuenyeungSpTRSV Algorithm 5): walk the row in
+// The row at `slot` by one thread, "writing first" (YuenyeungSpTRSV Algorithm 5): walk the row in
 // dependency order, accumulating while the next column is ready; when it is not, it is either the
 // diagonal (the row's own flag is never set before this thread sets it, so the walk always stops
 // there) and the row is done, or a dependency still being solved, and the thread checks again
@@ -119,7 +135,9 @@ __device__ __forceinline__ void solve_row_thread(const Rows& m, Slot slot, const
   constexpr index_t step = Upper ? -1 : 1;
   index_t p = Upper ? last - 1 : first;
   double sum = 0.0;
+  Backoff backoff;
   for (;;) {
+    const index_t start = p;
     index_t col = __ldg(m.colind + p);
     while (is_ready(ready, col)) {
       sum += __ldg(m.values + p) * x[col];
@@ -130,6 +148,8 @@ __device__ __forceinline__ void solve_row_thread(const Rows& m, Slot slot, const
       publish(x, ready, row, (b[row] - sum) / __ldg(m.values + p));
       return;
     }
+    if (p != start) backoff.reset();
+    backoff.wait();
   }
 }
 

@@ -41,9 +41,9 @@ __global__ void __launch_bounds__(kBlockThreads)
   const index_t diagonal_slot = upper ? begin : end - 1;
   const index_t off_begin = upper ? begin + 1 : begin, off_end = upper ? end : end - 1;
   const unsigned lane = WarpPerRow ? threadIdx.x % kWarp : 0;
-  const index_t stride = WarpPerRow ? kWarp : 1;
+  const std::int64_t stride = WarpPerRow ? kWarp : 1;
   double sum = 0.0;
-  for (index_t p = off_begin + static_cast<index_t>(lane); p < off_end; p += stride) {
+  for (std::int64_t p = off_begin + static_cast<std::int64_t>(lane); p < off_end; p += stride) {  // 64-bit: no wrap
     sum += __ldg(m.values + p) * x[__ldg(m.colind + p)];
   }
   if (WarpPerRow) {

@@ -25,6 +25,9 @@ struct BatchItem {
 struct SolveArgs {
   std::int32_t first_col, nrhs, ldx, pad;
 };
+struct SweepArgs {
+  std::int32_t num_supernodes, nrhs, ldx, forward;
+};
 
 template <class Ref, class Ptr>
 Ref panel(void* matrix, void* rows, std::int32_t first_col) {
@@ -97,6 +100,23 @@ void backward_cpu(void* b[], void* cl_arg) {
   const auto a = rt::task_args<SolveArgs>(cl_arg);
   const kernels::ConstPanelRef p = source(b[0], b[1], a.first_col);
   kernels::supernode_backward_cpu(p, rt::vector_ptr(b[2]), a.nrhs, a.ldx, cpu_work(kernels::supernode_solve_work_doubles(p, a.nrhs)));
+}
+
+void sweep_cpu(void* b[], void* cl_arg) {
+  const auto a = rt::task_args<SweepArgs>(cl_arg);
+  const double* values = rt::vector_ptr<const double>(b[0]);
+  const auto* rows = rt::vector_ptr<const std::int32_t>(b[1]);
+  const auto* loc = rt::vector_ptr<const SupernodeLocation>(b[2]);
+  double* x = rt::vector_ptr(b[3]);
+  for (std::int32_t k = 0; k < a.num_supernodes; ++k) {
+    const SupernodeLocation& l = loc[a.forward ? k : a.num_supernodes - 1 - k];
+    const kernels::ConstPanelRef p{values + l.value_offset, rows + l.row_begin, l.nrows, l.ncols, l.first_col};
+    double* work = cpu_work(kernels::supernode_solve_work_doubles(p, a.nrhs));
+    if (a.forward)
+      kernels::supernode_forward_cpu(p, x, a.nrhs, a.ldx, work);
+    else
+      kernels::supernode_backward_cpu(p, x, a.nrhs, a.ldx, work);
+  }
 }
 
 #ifdef HETSPARSE_WITH_CUDA
@@ -189,6 +209,21 @@ const rt::Kernel& supernode_forward_kernel() {
 const rt::Kernel& supernode_backward_kernel() {
   static rt::StarpuKernel k("sn_backward", rt::guarded<backward_cpu>, backward_cuda_func);
   return k;
+}
+
+const rt::Kernel& supernodal_sweep_kernel() {
+  static rt::StarpuKernel k("sn_sweep", rt::guarded<sweep_cpu>, nullptr);
+  return k;
+}
+
+void insert_supernodal_sweep(rt::TaskRuntime& rt, const rt::TaskOptions& opt, rt::HandleId values, rt::HandleId rows,
+                             rt::HandleId locations, rt::HandleId x, int num_supernodes, int nrhs, int ldx,
+                             bool forward) {
+  rt::TaskSpec s = rt::make_task(supernodal_sweep_kernel(), opt, 0.0);
+  s.set_args(SweepArgs{num_supernodes, nrhs, ldx, forward ? 1 : 0});
+  s.data = {{values, rt::Access::Read}, {rows, rt::Access::Read}, {locations, rt::Access::Read},
+            {x, rt::Access::ReadWrite}};
+  rt.submit(std::move(s));
 }
 
 void insert_supernode_update(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const SupernodeUpdate& u,

@@ -41,4 +41,17 @@ void insert_supernode_forward(rt::TaskRuntime& rt, const rt::TaskOptions& opt, c
 void insert_supernode_backward(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const SupernodeHandles& s,
                                rt::HandleId x, int nrhs, int ldx);
 
+// Where one supernode lives in the whole-factor arrays (values and rows of every panel, back to back).
+struct SupernodeLocation {
+  std::int64_t value_offset, row_begin;
+  std::int32_t nrows, ncols, first_col, pad;
+};
+const rt::Kernel& supernodal_sweep_kernel();
+// A whole forward (postorder) or backward (reverse postorder) sweep over every supernode in one CPU
+// task: the sweep is a dependency chain, so one task avoids a task's overhead per supernode.
+// values/rows: the whole factor; locations: one SupernodeLocation per supernode; x: n x nrhs.
+void insert_supernodal_sweep(rt::TaskRuntime& rt, const rt::TaskOptions& opt, rt::HandleId values, rt::HandleId rows,
+                             rt::HandleId locations, rt::HandleId x, int num_supernodes, int nrhs, int ldx,
+                             bool forward);
+
 }  // namespace hetsparse::codelets

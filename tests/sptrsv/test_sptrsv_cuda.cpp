@@ -1,7 +1,7 @@
 // Every CUDA SpTRSV variant against ref::sptrsv (normwise relative error <= 1e-12) on every test
 // matrix, lower and upper, unit and non-unit; x is NaN-poisoned before each solve. Also: repeated
-// solves on one workspace (the flags must be reset), bitwise determinism (all four variants sum
-// each row in a fixed order), in-place solves, CUDA-graph replay, concurrent solves, matrices
+// solves on one workspace (the flags must be reset), bitwise determinism (every variant sums each
+// row in a fixed order), in-place solves, CUDA-graph replay, concurrent solves, matrices
 // large enough that the grid exceeds the GPU's resident warps, and argument checks.
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
@@ -121,17 +121,20 @@ TEST_P(SptrsvCuda, InPlaceSolve) {
   }
 }
 
-// The level-set variant reads rows by position from the level-ordered copy when the analysis kept
-// one (every test above) and by row otherwise (here).
-TEST_P(SptrsvCuda, LevelsetWithoutLevelOrderedCopy) {
+// The level-ordered variants read rows by position from the level-ordered copy when the analysis
+// kept one (every test above) and by row otherwise (here).
+TEST_P(SptrsvCuda, LevelOrderWithoutLevelOrderedCopy) {
   sptrsv::AnalysisOptions options;
   options.level_ordered_copy = false;
   for (const SolveCase& c : solve_cases()) {
-    SCOPED_TRACE(c.label());
     DeviceProblem p(stream_, solver_input(sptrsv_matrix(GetParam()), c.tri, c.unit_diagonal, 34), c.tri,
                     c.unit_diagonal, options);
     ASSERT_EQ(p.matrix.view().level_rowptr, nullptr);
-    EXPECT_TRUE(close_to(p.solve(stream_, "levelset").data(), p.expected));
+    for (const std::string variant :
+         {"levelset", "syncfree_levelorder", "capellini_levelorder", "yuenyeung_levelorder"}) {
+      SCOPED_TRACE(c.label() + " " + variant);
+      EXPECT_TRUE(close_to(p.solve(stream_, variant).data(), p.expected));
+    }
   }
 }
 
@@ -166,6 +169,7 @@ TEST_F(SptrsvCudaExtra, FusionThresholdsFromAllWarpToAllThread) {
       DeviceProblem p(stream_, solver_input(sptrsv_matrix(name), Triangle::Lower, false, 61), Triangle::Lower, false,
                       options);
       EXPECT_TRUE(close_to(p.solve(stream_, "yuenyeung").data(), p.expected));
+      EXPECT_TRUE(close_to(p.solve(stream_, "yuenyeung_levelorder").data(), p.expected));
     }
   }
 }
@@ -246,6 +250,13 @@ TEST_F(SptrsvCudaExtra, RejectsBadArguments) {
   kernels::TriangularDeviceView no_segments = p.matrix.view();
   no_segments.segments = nullptr;
   EXPECT_THROW(kernels::sptrsv_yuenyeung_cuda(stream_, no_segments, p.db.get(), p.dx.get(), p.ws()), InvalidArgument);
+  no_segments.level_segments = nullptr;
+  EXPECT_THROW(kernels::solve_cuda("yuenyeung_levelorder", stream_, no_segments, p.db.get(), p.dx.get(), p.ws()),
+               InvalidArgument);
+  kernels::TriangularDeviceView no_levels = p.matrix.view();
+  no_levels.level_rows = nullptr;
+  EXPECT_THROW(kernels::solve_cuda("syncfree_levelorder", stream_, no_levels, p.db.get(), p.dx.get(), p.ws()),
+               InvalidArgument);
   // A segment of 33 rows would leave a row unsolved and its dependants waiting forever.
   kernels::TriangularView host = p.pattern.host_view();
   std::vector<index_t> too_long{0, 33, host.n};

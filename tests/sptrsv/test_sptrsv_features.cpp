@@ -123,11 +123,10 @@ TEST(SptrsvFeatures, FusionSegmentsFollowAlgorithm6) {
   // Upper (reversed): solve order is rows 69..0, so the chunks are the same rows in the same order.
   const TriangularPattern u(solver_input(light_heavy_light(), Triangle::Upper, false, 2), Triangle::Upper, false);
   EXPECT_EQ(u.segments(), expected);
-  // Level order: level 0 holds the 38 light rows (0..31, 64..69), level 1 the 32 heavy ones.
-  std::vector<index_t> by_level{0, 32};
-  for (index_t k = 39; k <= 64; ++k) by_level.push_back(k);  // chunk 32..63: 6 light + 26 heavy, mean >= 16
-  by_level.insert(by_level.end(), {65, 66, 67, 68, 69, 70});
-  EXPECT_EQ(p.level_segments(), (std::vector<index_t>{0, 32, 64, 70}).size() == 0 ? by_level : by_level);
+  // Level order: positions 0..37 are the light rows 0..31, 64..69 (level 0), 38..69 the heavy rows.
+  // Chunk [32, 64) has 6 light and 26 heavy rows: (6 + 26 * 17) / 32 = 14 < 16, thread-level;
+  // chunk [64, 70) is all heavy: warp-level.
+  EXPECT_EQ(p.level_segments(), (std::vector<index_t>{0, 32, 64, 65, 66, 67, 68, 69, 70}));
   p.set_fusion_threshold(0.0);  // every chunk warp-level
   EXPECT_EQ(p.segments().size(), 71u);
   EXPECT_EQ(p.level_segments().size(), 71u);
