@@ -101,10 +101,25 @@ UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::
         count_task(u.flops);
       }
     }
-    if (!tpq.empty()) {
-      const rt::TaskOptions o{"tpq_" + std::to_string(t), priority(t), where(tpq_flops), tpq_flops};
-      codelets::insert_supernode_update_batch(rt, o, tpq, data.sn[t], tpq_flops);
-      count_task(tpq_flops);
+    // A task takes at most kMaxTaskData handles (two per descendant): longer lists become several
+    // batch tasks, which commute like the rest.
+    constexpr std::size_t kPerTask = (rt::kMaxTaskData - 3) / 2;
+    auto submit_batches = [&](std::vector<codelets::SupernodeUpdate>& list, double flops, const char* tag) {
+      for (std::size_t first = 0, part = 0; first < list.size(); first += kPerTask, ++part) {
+        const std::vector<codelets::SupernodeUpdate> chunk(
+            list.begin() + first, list.begin() + std::min(list.size(), first + kPerTask));
+        const double f = flops * double(chunk.size()) / double(list.size());
+        const rt::TaskOptions o{std::string(tag) + std::to_string(t) + "_" + std::to_string(part), priority(t), where(f),
+                                f};
+        codelets::insert_supernode_update_batch(rt, o, chunk, data.sn[t], f);
+        count_task(f);
+      }
+    };
+    submit_batches(tpq, tpq_flops, "tpq_");
+    if (inst.size() > kPerTask) {  // the first kPerTask ride in the factor task, the rest in batches
+      std::vector<codelets::SupernodeUpdate> rest(inst.begin() + kPerTask, inst.end());
+      inst.resize(kPerTask);
+      submit_batches(rest, 0.0, "inst_");
     }
     const double ff = factor_flops(sym.supernodes[t]);
     st.factor_flops += ff;

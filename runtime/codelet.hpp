@@ -3,6 +3,7 @@
 #pragma once
 #include <starpu.h>
 
+#include <array>
 #include <cstring>
 #include <string>
 #include <type_traits>
@@ -31,6 +32,10 @@ class StarpuKernel : public Kernel {
       cl_.cuda_flags[0] = STARPU_CUDA_ASYNC;  // kernels run on starpu_cuda_get_local_stream()
     }
     cl_.model = &model_;
+    // StarPU reads the codelet's node array at every buffer index, also for variable-arity tasks:
+    // give it one as long as the longest task allowed.
+    nodes_.fill(STARPU_SPECIFIC_NODE_LOCAL);
+    cl_.dyn_nodes = nodes_.data();
     name = kernel_name;
     native = &cl_;
   }
@@ -39,6 +44,7 @@ class StarpuKernel : public Kernel {
 
  private:
   std::string symbol_;
+  std::array<int, kMaxTaskData> nodes_{};
   starpu_perfmodel model_{};
   starpu_codelet cl_{};
 };

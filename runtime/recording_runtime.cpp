@@ -54,6 +54,9 @@ void RecordingRuntime::unregister(HandleId h) {
 
 void RecordingRuntime::submit(TaskSpec spec) {
   if (!spec.kernel) throw InvalidArgument("RecordingRuntime: task '" + spec.name + "' has no kernel");
+  if (spec.data.size() > kMaxTaskData)
+    throw InvalidArgument("RecordingRuntime: task '" + spec.name + "' has more than " + std::to_string(kMaxTaskData) +
+                          " data");
   Task t{tasks_.size(), spec.kernel->name, std::move(spec), {}};
   if (t.spec.name.empty()) t.spec.name = t.kernel;
   for (const DataAccess& a : t.spec.data) {

@@ -104,6 +104,9 @@ void Runtime::submit(TaskSpec spec) {
   if (!spec.kernel || !spec.kernel->native)
     throw InvalidArgument("submit: task '" + spec.name + "' has no StarPU codelet");
   auto* cl = static_cast<starpu_codelet*>(spec.kernel->native);
+  if (spec.data.size() > kMaxTaskData)
+    throw InvalidArgument("submit: task '" + spec.name + "' has " + std::to_string(spec.data.size()) +
+                          " data, more than the " + std::to_string(kMaxTaskData) + " a task may take");
   const int n = static_cast<int>(spec.data.size());
   if (cl->nbuffers != STARPU_VARIABLE_NBUFFERS && cl->nbuffers != n)
     throw InvalidArgument("submit: task '" + spec.name + "' gives " + std::to_string(n) + " data, kernel '" +

@@ -14,6 +14,10 @@ namespace hetsparse::rt {
 
 using HandleId = std::uint64_t;
 
+// Most data one task may take (StarPU keeps per-codelet arrays of this size for variable-arity
+// codelets); planners split longer lists into several tasks.
+inline constexpr std::size_t kMaxTaskData = 256;
+
 // Commute: read-write accesses that may run in any order (never concurrently), e.g. the updates
 // scattered into one supernode panel.
 enum class Access : std::uint8_t { Read, Write, ReadWrite, Scratch, Commute };

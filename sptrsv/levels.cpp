@@ -39,28 +39,49 @@ LevelSchedule compute_levels(index_t n, bool upper, const std::vector<index_t>& 
   return s;
 }
 
+namespace {
+
+// position[row] = k where level_rows[k] == row.
+std::vector<index_t> positions_of(const std::vector<index_t>& level_rows) {
+  std::vector<index_t> position(level_rows.size());
+  for (std::size_t k = 0; k < level_rows.size(); ++k) {
+    position[static_cast<std::size_t>(level_rows[k])] = static_cast<index_t>(k);
+  }
+  return position;
+}
+
+// Copies each row's entries to its level-order slot. Rows are read in natural order (streaming) and
+// written scattered: scattered reads would stall on each row's misses, scattered writes do not.
+template <typename T>
+std::vector<T> scatter_rows(const std::vector<index_t>& position, const std::vector<index_t>& rowptr,
+                            const std::vector<T>& entries, const std::vector<index_t>& level_rowptr) {
+  std::vector<T> ordered(entries.size());
+  for (std::size_t i = 0; i < position.size(); ++i) {
+    std::copy(entries.begin() + rowptr[i], entries.begin() + rowptr[i + 1],
+              ordered.begin() + level_rowptr[static_cast<std::size_t>(position[i])]);
+  }
+  return ordered;
+}
+
+}  // namespace
+
 LevelOrderedRows level_ordered_rows(const std::vector<index_t>& level_rows, const std::vector<index_t>& rowptr,
                                     const std::vector<index_t>& colind, const std::vector<double>& values) {
+  const std::vector<index_t> position = positions_of(level_rows);
   LevelOrderedRows copy;
-  copy.rowptr.reserve(rowptr.size());
-  copy.rowptr.push_back(0);
-  copy.colind.reserve(colind.size());
-  for (const index_t row : level_rows) {
-    copy.colind.insert(copy.colind.end(), colind.begin() + rowptr[row], colind.begin() + rowptr[row + 1]);
-    copy.rowptr.push_back(static_cast<index_t>(copy.colind.size()));
+  copy.rowptr.assign(rowptr.size(), 0);
+  for (std::size_t i = 0; i < position.size(); ++i) {
+    copy.rowptr[static_cast<std::size_t>(position[i]) + 1] = rowptr[i + 1] - rowptr[i];
   }
-  copy.values = level_ordered_values(level_rows, rowptr, values, copy.rowptr);
+  for (std::size_t k = 1; k < copy.rowptr.size(); ++k) copy.rowptr[k] += copy.rowptr[k - 1];
+  copy.colind = scatter_rows(position, rowptr, colind, copy.rowptr);
+  copy.values = scatter_rows(position, rowptr, values, copy.rowptr);
   return copy;
 }
 
 std::vector<double> level_ordered_values(const std::vector<index_t>& level_rows, const std::vector<index_t>& rowptr,
                                          const std::vector<double>& values, const std::vector<index_t>& level_rowptr) {
-  std::vector<double> ordered(values.size());
-  for (std::size_t k = 0; k < level_rows.size(); ++k) {
-    const index_t row = level_rows[k];
-    std::copy(values.begin() + rowptr[row], values.begin() + rowptr[row + 1], ordered.begin() + level_rowptr[k]);
-  }
-  return ordered;
+  return scatter_rows(positions_of(level_rows), rowptr, values, level_rowptr);
 }
 
 }  // namespace hetsparse::sptrsv::detail

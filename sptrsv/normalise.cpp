@@ -41,6 +41,86 @@ void check_row(const Csr& t, Triangle tri, bool unit_diagonal, index_t row) {
   if (diagonal == 0.0) throw StructureError(row, row, "sptrsv analysis: diagonal entry is zero");
 }
 
+namespace {
+
+using RowBuffer = std::vector<std::pair<index_t, offset_t>>;  // (column, input position)
+
+void check_size(std::int64_t total, index_t row) {
+  if (total > std::numeric_limits<index_t>::max()) {
+    throw InvalidArgument("sptrsv analysis: the normalised matrix has more than 2^31 - 1 entries (at row " +
+                          std::to_string(row) + "): the kernels use 32-bit offsets");
+  }
+}
+
+// True when row i (already check_row-clean) is in normalised form: strictly increasing columns and
+// the diagonal in its slot, last (lower) or first (upper), or absent for a unit diagonal. With
+// increasing columns all on the right side, a diagonal can only be in that slot.
+bool already_normalised(const Csr& t, index_t i, bool upper, bool unit_diagonal) {
+  const offset_t begin = t.rowptr[i], end = t.rowptr[i + 1];
+  for (offset_t p = begin + 1; p < end; ++p) {
+    if (t.colind[p] <= t.colind[p - 1]) return false;
+  }
+  if (begin == end) return unit_diagonal;
+  return unit_diagonal || (upper ? t.colind[begin] : t.colind[end - 1]) == i;
+}
+
+// Appends a normalised row as it is (adding a missing unit diagonal); returns its length.
+std::int64_t append_as_is(const Csr& t, index_t i, bool upper, bool unit_diagonal, std::int64_t total,
+                          NormalisedPattern& out) {
+  const offset_t begin = t.rowptr[i], end = t.rowptr[i + 1];
+  const bool stored_diagonal = begin < end && (upper ? t.colind[begin] : t.colind[end - 1]) == i;
+  const std::int64_t length = (end - begin) + (stored_diagonal ? 0 : 1);
+  check_size(total + length, i);
+  auto slot = static_cast<index_t>(total);
+  if (upper && !stored_diagonal) {
+    out.colind.push_back(i);
+    ++slot;
+  }
+  for (offset_t p = begin; p < end; ++p, ++slot) {
+    out.colind.push_back(t.colind[p]);
+    // A stored unit diagonal is ignored: its slot gets 1.0 in normalised_values.
+    out.entry_slot[static_cast<std::size_t>(p)] = unit_diagonal && t.colind[p] == i ? -1 : slot;
+  }
+  if (!upper && !stored_diagonal) out.colind.push_back(i);
+  return length;
+}
+
+// Appends any row: off-diagonals sorted (stably, so duplicates are summed in input order) and
+// merged, the diagonal put in its slot; returns the normalised length.
+std::int64_t append_sorted(const Csr& t, index_t i, bool upper, bool unit_diagonal, std::int64_t total,
+                           NormalisedPattern& out, RowBuffer& row) {
+  row.clear();
+  for (offset_t p = t.rowptr[i]; p < t.rowptr[i + 1]; ++p) {
+    if (t.colind[p] != i) row.emplace_back(t.colind[p], p);
+  }
+  const auto by_column = [](const auto& a, const auto& b) { return a.first < b.first; };
+  if (!std::is_sorted(row.begin(), row.end(), by_column)) std::stable_sort(row.begin(), row.end(), by_column);
+  std::int64_t distinct = 0;
+  for (std::size_t k = 0; k < row.size(); ++k) distinct += (k == 0 || row[k].first != row[k - 1].first) ? 1 : 0;
+  check_size(total + distinct + 1, i);
+
+  const auto base = static_cast<index_t>(total);
+  const index_t diagonal_slot = upper ? base : base + static_cast<index_t>(distinct);
+  index_t slot = upper ? base : base - 1;  // the off-diagonals start after (upper) or at base (lower)
+  if (upper) out.colind.push_back(i);
+  for (std::size_t k = 0; k < row.size(); ++k) {
+    if (k == 0 || row[k].first != row[k - 1].first) {
+      ++slot;
+      out.colind.push_back(row[k].first);
+    }
+    out.entry_slot[static_cast<std::size_t>(row[k].second)] = slot;
+  }
+  if (!upper) out.colind.push_back(i);
+  if (!unit_diagonal) {
+    for (offset_t p = t.rowptr[i]; p < t.rowptr[i + 1]; ++p) {
+      if (t.colind[p] == i) out.entry_slot[static_cast<std::size_t>(p)] = diagonal_slot;
+    }
+  }
+  return distinct + 1;
+}
+
+}  // namespace
+
 NormalisedPattern normalise_pattern(const Csr& t, Triangle tri, bool unit_diagonal) {
   validate(t);
   if (t.rows != t.cols) {
@@ -55,42 +135,16 @@ NormalisedPattern normalise_pattern(const Csr& t, Triangle tri, bool unit_diagon
   out.colind.reserve(static_cast<std::size_t>(std::min<offset_t>(t.nnz() + n, std::numeric_limits<index_t>::max())));
   out.entry_slot.assign(static_cast<std::size_t>(t.nnz()), -1);
 
-  std::vector<std::pair<index_t, offset_t>> row;  // (column, input position) of the off-diagonals
+  RowBuffer row;
   std::int64_t total = 0;
   for (index_t i = 0; i < n; ++i) {
     check_row(t, tri, unit_diagonal, i);
-    row.clear();
-    for (offset_t p = t.rowptr[i]; p < t.rowptr[i + 1]; ++p) {
-      if (t.colind[p] != i) row.emplace_back(t.colind[p], p);
+    // Sorted input (generators, to_csr) takes the copy path; anything else is sorted and merged.
+    if (already_normalised(t, i, upper, unit_diagonal)) {
+      total += append_as_is(t, i, upper, unit_diagonal, total, out);
+    } else {
+      total += append_sorted(t, i, upper, unit_diagonal, total, out, row);
     }
-    // Stable: duplicates keep input order, so their values are summed as the input lists them.
-    const auto by_column = [](const auto& a, const auto& b) { return a.first < b.first; };
-    if (!std::is_sorted(row.begin(), row.end(), by_column)) std::stable_sort(row.begin(), row.end(), by_column);
-
-    std::int64_t distinct = 0;
-    for (std::size_t k = 0; k < row.size(); ++k) distinct += (k == 0 || row[k].first != row[k - 1].first) ? 1 : 0;
-    if (total + distinct + 1 > std::numeric_limits<index_t>::max()) {
-      throw InvalidArgument("sptrsv analysis: the normalised matrix has more than 2^31 - 1 entries (at row " +
-                            std::to_string(i) + "): the kernels use 32-bit offsets");
-    }
-    const auto base = static_cast<index_t>(total);
-    const index_t diagonal_slot = upper ? base : base + static_cast<index_t>(distinct);
-    index_t slot = upper ? base : base - 1;  // the off-diagonals start after (upper) or at base (lower)
-    if (upper) out.colind.push_back(i);
-    for (std::size_t k = 0; k < row.size(); ++k) {
-      if (k == 0 || row[k].first != row[k - 1].first) {
-        ++slot;
-        out.colind.push_back(row[k].first);
-      }
-      out.entry_slot[static_cast<std::size_t>(row[k].second)] = slot;
-    }
-    if (!upper) out.colind.push_back(i);
-    if (!unit_diagonal) {
-      for (offset_t p = t.rowptr[i]; p < t.rowptr[i + 1]; ++p) {
-        if (t.colind[p] == i) out.entry_slot[static_cast<std::size_t>(p)] = diagonal_slot;
-      }
-    }
-    total += distinct + 1;
     out.rowptr.push_back(static_cast<index_t>(total));
   }
   return out;

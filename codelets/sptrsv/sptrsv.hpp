@@ -64,19 +64,20 @@ void sptrsv_cpu(const TriangularView& t, const double* b, index_t ldb, double* x
 void sptrsv_cpu_transpose(const TriangularView& t, const double* b, index_t ldb, double* x, index_t ldx,
                           index_t nrhs);
 
-// Solves the rows level_rows[level_begin .. level_end) in that order (reading the level-ordered
-// copy when the view has one): a whole level l is
-// [level_ptr[l], level_ptr[l+1]), a share of it any sub-range (rows of one level are independent,
-// so shares may run concurrently). Every dependency of these rows must already be in x (or, when the
-// range spans several levels, earlier in the range). One task per level, or several per level.
+// Solves the rows at level-order positions [level_begin, level_end), i.e. level_rows[level_begin ..
+// level_end), in that order, reading the level-ordered copy when the view has one. A whole level l
+// is [level_ptr[l], level_ptr[l+1]); a share of it, any sub-range (rows of one level are
+// independent, so shares may run concurrently). Every dependency of these rows must already be in x
+// (or, when the range spans levels, earlier in the range). For one task per level, or several.
 void sptrsv_cpu_level(const TriangularView& t, index_t level_begin, index_t level_end, const double* b,
                       index_t ldb, double* x, index_t ldx, index_t nrhs);
 
 // Level-scheduled T X = B on num_threads std::threads (the caller's thread is one of them): a level
 // whose stored entries times nrhs reach min_entries_per_thread per thread is split across the
 // threads by entries, runs of smaller levels are solved by one thread, and the threads meet at a
-// barrier after each such step (below ~2048 entries a share costs less than the barrier).
-// num_threads >= 1, min_entries_per_thread >= 1.
+// barrier after each such step (below ~2048 entries a share costs less than the barrier). The
+// barrier spins (yielding after a while): give it cores nothing else runs on, or a descheduled
+// thread stalls every level. num_threads >= 1, min_entries_per_thread >= 1.
 constexpr std::int64_t kDefaultMinEntriesPerThread = 2048;
 void sptrsv_cpu_levels(const TriangularView& t, const double* b, index_t ldb, double* x, index_t ldx,
                        index_t nrhs, int num_threads,
@@ -139,7 +140,7 @@ void sptrsv_yuenyeung_cuda(cudaStream_t stream, const TriangularDeviceView& t, c
 void sptrsv_levelset_cuda(cudaStream_t stream, const TriangularDeviceView& t, const double* b, double* x,
                           const SolveWorkspace& ws, SolveOrder order = SolveOrder::Level);
 
-// Names accepted by solve_cuda: syncfree, capellini, yuenyeung, levelset (natural order), then
+// Names accepted by solve_cuda: syncfree, capellini, yuenyeung (natural order), levelset, then
 // syncfree_levelorder, capellini_levelorder, yuenyeung_levelorder. All are graph-capturable.
 std::vector<std::string> gpu_variants();
 // Runs the named variant; InvalidArgument for an unknown name, a workspace smaller than t.n (for
@@ -149,7 +150,9 @@ void solve_cuda(const std::string& variant, cudaStream_t stream, const Triangula
                 double* x, const SolveWorkspace& ws);
 
 // Device copy of a TriangularView (all arrays, level pointers and nnz also kept on the host for the
-// view). Uploads on `stream` and waits for it; frees with cudaFree. Not copyable.
+// view). Uploads on `stream` and waits for it; frees with cudaFree. Not copyable. InvalidArgument
+// for fusion segments that do not cover 0..n in pieces of 1 to 32 positions (a longer piece would
+// leave rows unsolved and their dependants waiting forever).
 class DeviceTriangular {
  public:
   DeviceTriangular(cudaStream_t stream, const TriangularView& host);

@@ -93,6 +93,29 @@ TEST(Cholesky, ManyRightHandSidesRefactorizeAndLogdet) {
   EXPECT_EQ(L.nnz(), chol.symbolic().nnz_L);
 }
 
+TEST(Cholesky, TargetsWithHundredsOfDescendantsAreSplitIntoSeveralTasks) {
+  // Every update in InstQ (or every one in TPQ): the top separators of a 2D grid have far more
+  // descendants than one task may take (rt::kMaxTaskData handles).
+  rt::Runtime r(test_runtime_options("eager", 2, 0));
+  const Csr A = laplacian_2d(90, 90);
+  for (double inst_max : {1e15, 0.0}) {
+    planners::SizeClassThresholds th;
+    th.inst_max_flops = inst_max;
+    th.dpq_min_flops = 1e15;
+    cholesky::CholeskySolver chol(r);
+    chol.analyze(triangle(A, Triangle::Lower));
+    const auto by_t = planners::updates_by_target(chol.symbolic());
+    std::size_t most = 0;
+    for (const auto& v : by_t) most = std::max(most, v.size());
+    ASSERT_GT(most, rt::kMaxTaskData / 2);
+    chol.factorize(triangle(A, Triangle::Lower), {th});
+    const std::vector<double> b = random_vector(A.rows, 8);
+    std::vector<double> x = b;
+    chol.solve(x);
+    EXPECT_LE(ref::backward_error(A, x.data(), b.data()), 1e-14) << "inst_max_flops " << inst_max;
+  }
+}
+
 TEST(Cholesky, IndefiniteMatrixNamesTheColumn) {
   rt::Runtime r(test_runtime_options("eager", 2, 0));
   Csr A = laplacian_2d(20, 20);

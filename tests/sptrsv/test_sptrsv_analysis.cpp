@@ -144,6 +144,22 @@ TEST(SptrsvAnalysis, DiagonalAnywhereIsNormalised) {
   EXPECT_EQ(u.nnz(), 6);
 }
 
+// Sorted rows take normalisation's copy path, shuffled ones its sorting path: same result.
+TEST(SptrsvAnalysis, SortedAndShuffledInputsNormaliseAlike) {
+  for (const std::string name : {"anchor_rmat_12_8", "banded_wide", "diagonal_only"}) {
+    for (const SolveCase& c : solve_cases()) {
+      SCOPED_TRACE(name + " " + c.label());
+      const Csr shuffled = solver_input(sptrsv_matrix(name), c.tri, c.unit_diagonal, 9);
+      Csr sorted = shuffled;
+      sort_rows(sorted);  // diagonal last (lower) or first (upper); unit rows keep or lack it
+      const TriangularPattern a(sorted, c.tri, c.unit_diagonal), b(shuffled, c.tri, c.unit_diagonal);
+      EXPECT_EQ(a.rowptr(), b.rowptr());
+      EXPECT_EQ(a.colind(), b.colind());
+      EXPECT_EQ(a.values(), b.values());
+    }
+  }
+}
+
 // Jacobi sweeps of level[i] = max(level[i], level[j] + 1) until nothing changes: slow and obvious.
 std::vector<index_t> brute_force_levels(const Csr& a) {
   std::vector<index_t> level(static_cast<std::size_t>(a.rows), 0);
