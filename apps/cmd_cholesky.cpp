@@ -84,7 +84,8 @@ int cmd_cholesky(int argc, char** argv) {
         .set("flops", sym.flops).set("flops_executed", sym.flops_amalgamated)
         .set("supernodes", static_cast<long long>(sym.num_supernodes())).set("analyze_s", sym.timings.total_s)
         .set("ordering_s", sym.timings.ordering_s).set("factorize_s", rep.factorize_s).set("assemble_s", rep.assemble_s)
-        .set("gflops", gflops).set("solve_s", solve_s).set("backward_error", berr)
+        .set("gflops", gflops).set("register_s", rep.register_s).set("submit_s", rep.submit_s)
+        .set("wait_s", rep.wait_s).set("unregister_s", rep.unregister_s).set("solve_s", solve_s).set("backward_error", berr)
         .set("scheduler", runtime.options().scheduler).set("cpu_workers", runtime.num_cpu_workers())
         .set("cuda_workers", runtime.num_cuda_workers()).set("tasks", pl.tasks).set("gpu_eligible_tasks", pl.gpu_eligible_tasks)
         .set("updates_inst", pl.updates[0]).set("updates_tpq", pl.updates[1]).set("updates_dpq", pl.updates[2])
@@ -102,6 +103,8 @@ int cmd_cholesky(int argc, char** argv) {
     std::printf("factorize   %.3f s (+ %.3f s assembly), %.2f GFLOP/s on %d CPU + %d CUDA workers (%s)\n",
                 rep.factorize_s, rep.assemble_s, gflops, runtime.num_cpu_workers(), runtime.num_cuda_workers(),
                 runtime.options().scheduler.c_str());
+    std::printf("            register %.3f s, submit %.3f s, wait %.3f s, unregister %.3f s\n", rep.register_s,
+                rep.submit_s, rep.wait_s, rep.unregister_s);
     std::printf("solve       %.3f s%s\n", solve_s, refine ? (" (" + std::to_string(refine) + " refinement steps)").c_str() : "");
     std::printf("check       backward error |b-Ax|/(|A||x|+|b|) = %.2e\n", berr);
     if (!tf.paje.empty()) std::printf("trace       %s\n", tf.paje.c_str());

@@ -77,10 +77,18 @@ const FactorizeReport& CholeskySolver::factorize(const Csr& A, const FactorizeOp
   const auto t1 = std::chrono::steady_clock::now();
   std::vector<int> info;
   {
+    auto t = std::chrono::steady_clock::now();
     Registered reg(rt_, sym, *L_);
+    report_.register_s = seconds_since(t);
+    t = std::chrono::steady_clock::now();
     report_.plan = planners::submit_supernodal_cholesky(rt_, sym, reg.data, opts.thresholds);
+    report_.submit_s = seconds_since(t);
+    t = std::chrono::steady_clock::now();
     rt_.wait_all();
+    report_.wait_s = seconds_since(t);
+    t = std::chrono::steady_clock::now();
     reg.owned.clear();  // panels and info back in host memory
+    report_.unregister_s = seconds_since(t);
     info = reg.info;
   }
   report_.factorize_s = seconds_since(t1);

@@ -22,6 +22,8 @@ struct FactorizeOptions {
 
 struct FactorizeReport {
   double assemble_s = 0, factorize_s = 0, total_s = 0;
+  // factorize_s split: registering the panels, submitting the tasks, waiting for them, bringing data home
+  double register_s = 0, submit_s = 0, wait_s = 0, unregister_s = 0;
   double flops = 0;  // executed by the panels (with amalgamation zeros)
   planners::UpdatePlanStats plan;
 };

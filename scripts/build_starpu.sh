@@ -15,6 +15,9 @@ if [ -z "$TARBALL" ]; then
   # Debian bookworm has only 1.3; the 1.4 source package lives in sid.
   if ! apt-cache showsrc starpu 2>/dev/null | grep -q '^Version: 1\.4'; then
     log "adding a deb-src entry for sid (source packages only)"
+    # Ubuntu has no Debian archive key by default; the package is in its archive.
+    [ -f /usr/share/keyrings/debian-archive-keyring.gpg ] || \
+      DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq debian-archive-keyring >/dev/null
     printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: sid\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
       | $SUDO tee /etc/apt/sources.list.d/hetsparse-starpu-src.sources >/dev/null
     $SUDO apt-get update -qq
