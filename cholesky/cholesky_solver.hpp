@@ -28,6 +28,7 @@ struct FactorizeReport {
   planners::UpdatePlanStats plan;
 };
 
+// The runtime must outlive the solver.
 class CholeskySolver {
  public:
   explicit CholeskySolver(rt::TaskRuntime& runtime);
@@ -53,6 +54,7 @@ class CholeskySolver {
  private:
   struct Registered;
   void require_factor(const char* what) const;
+  void release_panels();
   rt::TaskRuntime& rt_;
   std::unique_ptr<SymbolicFactor> sym_;
   std::unique_ptr<PanelStorage> L_;

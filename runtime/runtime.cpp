@@ -59,6 +59,8 @@ TraceFiles Runtime::shutdown() {
   starpu_task_wait_for_all();
   for (HandleId id = 0; id < impl_->handles.size(); ++id)
     if (impl_->handles[id].handle) unregister(id);
+  for (const auto& [ptr, bytes] : impl_->pinned_ranges) starpu_memory_unpin(const_cast<char*>(ptr), bytes);
+  impl_->pinned_ranges.clear();
   cuda::shutdown_libraries();
   starpu_shutdown();
   running_ = false;

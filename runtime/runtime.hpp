@@ -56,6 +56,8 @@ class Runtime final : public TaskRuntime {
   void wait_all() override;
   int min_priority() const override;
   int max_priority() const override;
+  void pin_host_range(void* ptr, std::size_t bytes) override;
+  void unpin_host_range(void* ptr) override;
 
  private:
   struct Impl;

@@ -2,6 +2,7 @@
 #pragma once
 #include <starpu.h>
 
+#include <map>
 #include <mutex>
 #include <string>
 #include <unordered_set>
@@ -19,11 +20,13 @@ struct Runtime::Impl {
   };
   std::vector<Entry> handles;
   std::unordered_set<std::string> names;  // task names must outlive their tasks: interned here
+  std::map<const char*, std::size_t> pinned_ranges;  // pin_host_range(): start -> bytes
   std::mutex mutex;
 
   const char* intern(const std::string& s) { return names.insert(s).first->c_str(); }
   Entry& entry(HandleId id);
   static void pin_range(Entry& e, void* p, std::size_t bytes);
+  bool inside_pinned_range(const void* p, std::size_t bytes) const;
 };
 
 // Converts the FxT trace in dir to paje.trace, dag.dot and tasks.rec with starpu_fxt_tool.

@@ -41,6 +41,30 @@ Runtime::Impl::Entry& Runtime::Impl::entry(HandleId id) {
   return handles[id];
 }
 
+bool Runtime::Impl::inside_pinned_range(const void* p, std::size_t bytes) const {
+  const char* c = static_cast<const char*>(p);
+  auto it = pinned_ranges.upper_bound(c);  // first range starting after p
+  if (it == pinned_ranges.begin()) return false;
+  --it;
+  return c + bytes <= it->first + it->second;
+}
+
+void Runtime::pin_host_range(void* ptr, std::size_t bytes) {
+  if (!pin_ || !ptr || bytes == 0) return;
+  if (starpu_memory_pin(ptr, bytes) == 0) {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    impl_->pinned_ranges[static_cast<const char*>(ptr)] = bytes;
+  }
+}
+
+void Runtime::unpin_host_range(void* ptr) {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  auto it = impl_->pinned_ranges.find(static_cast<const char*>(ptr));
+  if (it == impl_->pinned_ranges.end()) return;
+  starpu_memory_unpin(ptr, it->second);
+  impl_->pinned_ranges.erase(it);
+}
+
 // Pins the host range so CPU<->GPU copies are asynchronous DMAs.
 void Runtime::Impl::pin_range(Entry& e, void* p, std::size_t bytes) {
   if (!p || bytes == 0) return;
@@ -53,7 +77,7 @@ void Runtime::Impl::pin_range(Entry& e, void* p, std::size_t bytes) {
 HandleId Runtime::register_vector(const VectorDesc& d) {
   Impl::Entry e;
   starpu_vector_data_register(&e.handle, STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(d.ptr), d.n, d.elem_size);
-  if (pin_) Impl::pin_range(e, d.ptr, d.n * d.elem_size);
+  if (pin_ && !impl_->inside_pinned_range(d.ptr, d.n * d.elem_size)) Impl::pin_range(e, d.ptr, d.n * d.elem_size);
   std::lock_guard<std::mutex> lock(impl_->mutex);
   impl_->handles.push_back(e);
   return impl_->handles.size() - 1;
@@ -64,7 +88,8 @@ HandleId Runtime::register_matrix(const MatrixDesc& d) {
   Impl::Entry e;
   starpu_matrix_data_register(&e.handle, STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(d.ptr), d.ld, d.rows,
                               d.cols, sizeof(double));
-  if (pin_ && d.cols > 0) Impl::pin_range(e, d.ptr, (d.ld * (d.cols - 1) + d.rows) * sizeof(double));
+  const std::size_t bytes = d.cols > 0 ? (d.ld * (d.cols - 1) + d.rows) * sizeof(double) : 0;
+  if (pin_ && !impl_->inside_pinned_range(d.ptr, bytes)) Impl::pin_range(e, d.ptr, bytes);
   std::lock_guard<std::mutex> lock(impl_->mutex);
   impl_->handles.push_back(e);
   return impl_->handles.size() - 1;

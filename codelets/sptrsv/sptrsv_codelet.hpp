@@ -1,0 +1,53 @@
+// Task insertion for the sparse triangular solve T X = B (or T^T X = B) on one normalised triangular
+// matrix (sptrsv::TriangularPattern, see codelets/sptrsv/sptrsv.hpp for the layout), as one task.
+// CPU implementation: serial substitution (a StarPU CPU worker is one core). CUDA implementation:
+// one of kernels::gpu_variants(), single right-hand side and no transpose only.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "runtime/task_runtime.hpp"
+#include "sparse/types.hpp"
+
+namespace hetsparse::codelets {
+
+// The matrix as registered vector handles. rowptr, colind (index_t) and values (double) are the
+// normalised CSR. The rest is what the CUDA variants read; set has_device_data only when they are
+// registered (tasks without them must run on CPU workers).
+struct SptrsvMatrixHandles {
+  rt::HandleId rowptr = 0, colind = 0, values = 0;
+  bool has_device_data = false;
+  rt::HandleId level_rows = 0;      // n entries
+  rt::HandleId segments = 0;        // num_segments + 1 entries (natural-order fusion segments)
+  rt::HandleId level_segments = 0;  // num_level_segments + 1 entries
+  bool has_level_copy = false;      // the level-ordered copy of the rows (optional)
+  rt::HandleId level_rowptr = 0, level_colind = 0, level_values = 0;
+};
+
+struct SptrsvParams {
+  index_t n = 0;
+  bool upper = false;
+  bool transpose = false;  // solve T^T X = B (CPU only)
+  index_t nrhs = 1;        // columns of B and X (CUDA: 1 only)
+  // Level schedule sizes and the two HOST arrays the level-set variant sizes its launches with
+  // (TriangularDeviceView::host_level_ptr / host_level_nnz). They are read by the CUDA worker's
+  // thread, so the caller keeps them alive and unchanged until the task has completed.
+  index_t num_levels = 0, num_segments = 0, num_level_segments = 0;
+  const index_t* host_level_ptr = nullptr;
+  const std::int64_t* host_level_nnz = nullptr;
+  int cuda_variant = 0;  // index into sptrsv_cuda_variants()
+};
+
+const rt::Kernel& sptrsv_kernel();
+
+// The CUDA variants this build has (kernels::gpu_variants()); empty in a CPU-only build.
+std::vector<std::string> sptrsv_cuda_variants();
+
+// b: matrix handle n x nrhs (Read), x: matrix handle n x nrhs (Write); leading dimensions come from
+// the handles. InvalidArgument for a task that may run on CUDA (where != Cpu) without device data,
+// with nrhs > 1, transposed or with a variant index out of range. flops defaults to 2 nnz nrhs.
+void insert_sptrsv(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const SptrsvMatrixHandles& T, rt::HandleId b,
+                   rt::HandleId x, const SptrsvParams& params, std::int64_t nnz);
+
+}  // namespace hetsparse::codelets
