@@ -6,4 +6,5 @@ int cmd_info(int argc, char** argv);
 int cmd_gen(int argc, char** argv);
 int cmd_spmv(int argc, char** argv);
 int cmd_cholesky(int argc, char** argv);
+int cmd_sptrsv(int argc, char** argv);
 }  // namespace hetsparse::cli

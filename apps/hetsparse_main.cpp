@@ -20,6 +20,7 @@ constexpr Command kCommands[] = {
     {"gen", hetsparse::cli::cmd_gen, "write a generated matrix (Laplacians, elasticity, R-MAT, ...) to .mtx"},
     {"spmv", hetsparse::cli::cmd_spmv, "sparse matrix-vector products on CPUs and GPUs, checked and timed"},
     {"cholesky", hetsparse::cli::cmd_cholesky, "sparse Cholesky: analyze, factorize, solve, backward error"},
+    {"sptrsv", hetsparse::cli::cmd_sptrsv, "sparse triangular solve: analysis, variant choice, residual, timing"},
 };
 
 void usage(FILE* f) {

@@ -56,7 +56,8 @@ elif [ -z "$TARBALL" ] && pkg-config --exists starpu-1.4 2>/dev/null; then
   log "using the StarPU found by pkg-config in $STARPU_PREFIX"
 else
   flavour=cpu; [ -n "$NVCC" ] && flavour=cuda
-  STARPU_PREFIX="$CACHE/starpu-$flavour"
+  # The suffix names the set of hetsparse patches (build_starpu.sh): a new set rebuilds once.
+  STARPU_PREFIX="$CACHE/starpu-$flavour-p2"
   if [ -f "$STARPU_PREFIX/.built" ]; then
     log "StarPU cached in $STARPU_PREFIX"
   else

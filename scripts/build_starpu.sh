@@ -51,6 +51,16 @@ s = s[:first_fn + 1] + helper + s[first_fn + 1:]
 open(p, "w").write(s)
 PY
 fi
+# starpu_fxt_tool overflows a stack buffer (eaten > size makes the snprintf size wrap) on tasks with
+# many data handles, e.g. supernodal updates batching dozens of descendants: stop at the buffer end.
+python3 - <<'PY'
+import re
+p = "src/debug/traces/starpu_fxt.c"
+s = open(p).read()
+s = re.sub(r"(\s)eaten \+= snprintf\((\w+) \+ eaten, sizeof\(\2\) - eaten - 1,",
+           r"\1if (eaten + 1 >= sizeof(\2)) break;\1eaten += snprintf(\2 + eaten, sizeof(\2) - eaten - 1,", s)
+open(p, "w").write(s)
+PY
 cuda_flags=(--disable-cuda)
 if [ -n "$NVCC" ]; then
   cuda_dir=$(dirname "$(dirname "$(readlink -f "$NVCC")")")

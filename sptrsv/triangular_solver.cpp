@@ -1,0 +1,189 @@
+// TriangularSolver: analysis, variant choice, data registration and one task per solve.
+#include "sptrsv/triangular_solver.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include "codelets/sptrsv/sptrsv_codelet.hpp"
+#include "hetsparse/error.hpp"
+
+namespace hetsparse::sptrsv {
+
+// The registered arrays of the pattern. Values (and the level-ordered values) are registered
+// apart, since update_values replaces those vectors.
+struct TriangularSolver::Handles {
+  rt::DataHandle rowptr, colind, values;
+  rt::DataHandle level_rows, segments, level_segments;
+  rt::DataHandle level_rowptr, level_colind, level_values;
+};
+
+namespace {
+
+template <class T>
+rt::DataHandle read_only_vector(rt::TaskRuntime& rt, const std::vector<T>& v) {
+  // Registered for Read accesses only: StarPU never writes to the host copy.
+  return {rt, rt.register_vector({const_cast<T*>(v.data()), v.size(), sizeof(T)})};
+}
+
+std::string auto_variant(const TriangularFeatures& f) {
+  // See TriangularSolver::analyze: a fixed rule, no search and no model yet.
+  const bool pde_like = f.rnnz_max <= 32 && f.rnnz_cov < 1.0;
+  return pde_like ? "syncfree_levelorder" : "yuenyeung";
+}
+
+}  // namespace
+
+TriangularSolver::TriangularSolver(rt::TaskRuntime& runtime) : rt_(runtime) {}
+
+TriangularSolver::~TriangularSolver() = default;
+
+void TriangularSolver::analyze(const Csr& T, Triangle tri, bool unit_diagonal, const TriangularSolveOptions& options) {
+  const std::vector<std::string> variants = codelets::sptrsv_cuda_variants();
+  if (variants.empty()) {
+    if (options.device == rt::Where::Cuda) {
+      throw InvalidArgument("TriangularSolver: device gpu asked for, but this build has no CUDA");
+    }
+    if (options.variant != "auto") {
+      throw InvalidArgument("TriangularSolver: variant '" + options.variant + "' asked for, but this build has no CUDA");
+    }
+  } else if (options.variant != "auto" &&
+             std::find(variants.begin(), variants.end(), options.variant) == variants.end()) {
+    std::string known;
+    for (const auto& v : variants) known += (known.empty() ? "" : ", ") + v;
+    throw InvalidArgument("TriangularSolver: unknown variant '" + options.variant + "' (known: auto, " + known + ")");
+  }
+
+  auto pattern = std::make_unique<TriangularPattern>(T, tri, unit_diagonal, options.analysis);
+  handles_.reset();  // unregisters the previous matrix, if any
+  pattern_ = std::move(pattern);
+  device_ = options.device;
+  if (variants.empty() || device_ == rt::Where::Cpu) {
+    variant_ = "cpu_serial";
+    variant_index_ = -1;
+  } else {
+    variant_ = options.variant == "auto" ? auto_variant(pattern_->features()) : options.variant;
+    variant_index_ = static_cast<int>(std::find(variants.begin(), variants.end(), variant_) - variants.begin());
+  }
+  register_matrix();
+}
+
+void TriangularSolver::register_matrix() {
+  auto h = std::make_unique<Handles>();
+  const TriangularPattern& p = *pattern_;
+  if (p.rows() > 0) {
+    h->rowptr = read_only_vector(rt_, p.rowptr());
+    h->colind = read_only_vector(rt_, p.colind());
+    if (variant_index_ >= 0) {
+      h->level_rows = read_only_vector(rt_, p.level_rows());
+      h->segments = read_only_vector(rt_, p.segments());
+      h->level_segments = read_only_vector(rt_, p.level_segments());
+    }
+  }
+  handles_ = std::move(h);
+  register_values();
+}
+
+void TriangularSolver::register_values() {
+  handles_->values.reset();
+  handles_->level_rowptr.reset();
+  handles_->level_colind.reset();
+  handles_->level_values.reset();
+  const TriangularPattern& p = *pattern_;
+  if (p.rows() == 0) return;
+  handles_->values = read_only_vector(rt_, p.values());
+  if (variant_index_ >= 0 && p.has_level_ordered_copy()) {
+    // The pattern hands its level-ordered copy out only through the host view.
+    const kernels::TriangularView v = p.host_view();
+    const auto n = static_cast<std::size_t>(p.rows());
+    const auto nnz = static_cast<std::size_t>(p.nnz());
+    handles_->level_rowptr = {rt_, rt_.register_vector({const_cast<index_t*>(v.level_rowptr), n + 1, sizeof(index_t)})};
+    handles_->level_colind = {rt_, rt_.register_vector({const_cast<index_t*>(v.level_colind), nnz, sizeof(index_t)})};
+    handles_->level_values = {rt_, rt_.register_vector({const_cast<double*>(v.level_values), nnz, sizeof(double)})};
+  }
+}
+
+void TriangularSolver::update_values(const Csr& T) {
+  if (!pattern_) throw InvalidArgument("TriangularSolver::update_values before analyze");
+  // Let go of the old values first: update_values replaces the vectors they were registered from.
+  handles_->values.reset();
+  handles_->level_rowptr.reset();
+  handles_->level_colind.reset();
+  handles_->level_values.reset();
+  try {
+    pattern_->update_values(T);
+  } catch (...) {
+    register_values();  // the pattern is unchanged: register its values again
+    throw;
+  }
+  register_values();
+}
+
+void TriangularSolver::solve(const double* b, double* x, int nrhs, bool transpose) {
+  if (!pattern_) throw InvalidArgument("TriangularSolver::solve before analyze");
+  if (nrhs < 1) throw InvalidArgument("TriangularSolver::solve: nrhs must be at least 1");
+  const TriangularPattern& p = *pattern_;
+  const index_t n = p.rows();
+  if (n == 0) return;
+  const auto ld = static_cast<std::size_t>(n);
+  const auto cols = static_cast<std::size_t>(nrhs);
+
+  // b and x as separate handles: a copy of b when they alias (one buffer cannot be two handles).
+  std::vector<double> b_copy;
+  if (b == x) {
+    b_copy.assign(b, b + ld * cols);
+    b = b_copy.data();
+  }
+  rt::DataHandle hb = rt::make_matrix_handle(rt_, const_cast<double*>(b), ld, ld, cols);  // Read only
+  rt::DataHandle hx = rt::make_matrix_handle(rt_, x, ld, ld, cols);
+
+  const bool gpu_capable = variant_index_ >= 0 && nrhs == 1 && !transpose;
+  codelets::SptrsvMatrixHandles th;
+  th.rowptr = handles_->rowptr.id();
+  th.colind = handles_->colind.id();
+  th.values = handles_->values.id();
+  th.has_device_data = gpu_capable;
+  if (gpu_capable) {
+    th.level_rows = handles_->level_rows.id();
+    th.segments = handles_->segments.id();
+    th.level_segments = handles_->level_segments.id();
+    th.has_level_copy = static_cast<bool>(handles_->level_values);
+    if (th.has_level_copy) {
+      th.level_rowptr = handles_->level_rowptr.id();
+      th.level_colind = handles_->level_colind.id();
+      th.level_values = handles_->level_values.id();
+    }
+  }
+  codelets::SptrsvParams params;
+  params.n = n;
+  params.upper = p.triangle() == Triangle::Upper;
+  params.transpose = transpose;
+  params.nrhs = nrhs;
+  params.num_levels = p.num_levels();
+  params.num_segments = static_cast<index_t>(p.segments().size()) - 1;
+  params.num_level_segments = static_cast<index_t>(p.level_segments().size()) - 1;
+  params.host_level_ptr = p.level_ptr().data();  // alive until the task completes: we wait below
+  params.host_level_nnz = p.level_nnz().data();
+  params.cuda_variant = std::max(variant_index_, 0);
+
+  rt::TaskOptions opt;
+  opt.name = transpose ? "sptrsv_transpose" : "sptrsv";
+  // nrhs > 1 or transposed (or no CUDA in the build): a CPU worker, whatever the device option.
+  opt.where = gpu_capable ? device_ : rt::Where::Cpu;
+  codelets::insert_sptrsv(rt_, opt, th, hb.id(), hx.id(), params, p.nnz());
+  rt_.wait_all();
+  hx.reset();  // brings x home
+}
+
+const TriangularFeatures& TriangularSolver::features() const {
+  if (!pattern_) throw InvalidArgument("TriangularSolver::features before analyze");
+  return pattern_->features();
+}
+
+double TriangularSolver::analysis_seconds() const { return pattern_ ? pattern_->analysis_seconds() : 0.0; }
+
+const TriangularPattern& TriangularSolver::pattern() const {
+  if (!pattern_) throw InvalidArgument("TriangularSolver::pattern before analyze");
+  return *pattern_;
+}
+
+}  // namespace hetsparse::sptrsv

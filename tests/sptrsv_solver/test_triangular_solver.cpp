@@ -1,0 +1,170 @@
+// TriangularSolver through StarPU: every solve (lower/upper, unit, transposed, several right-hand
+// sides, new values) compared with ref::sptrsv; structural errors at analyze; and the GPU variants
+// through the codelet's CUDA implementation (label gpu, skipped without a CUDA worker).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "codelets/sptrsv/sptrsv_codelet.hpp"
+#include "hetsparse/error.hpp"
+#include "reference/sparse_reference.hpp"
+#include "sparse/generators.hpp"
+#include "sptrsv/triangular_solver.hpp"
+#include "tests/runtime/codelet_checks.hpp"
+#include "tests/sptrsv/sptrsv_test_support.hpp"
+
+namespace hetsparse::test {
+namespace {
+
+struct Case {
+  const char* name;
+  Csr lower;
+};
+
+const std::vector<Case>& cases() {
+  static const std::vector<Case> c = {{"anchor_laplacian_lower_2_40", anchor_laplacian_lower(2, 40, 7)},
+                                      {"anchor_rmat_lower_11_8", anchor_rmat_lower(11, 8, 7)}};
+  return c;
+}
+
+double max_rel_diff(const double* x, const double* ref, std::size_t n) {
+  double num = 0, den = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    num = std::max(num, std::abs(x[i] - ref[i]));
+    den = std::max(den, std::abs(ref[i]));
+  }
+  return den > 0 ? num / den : num;
+}
+
+// X from the solver against ref::sptrsv(_transpose) column by column.
+void expect_matches_reference(const Csr& T, Triangle tri, bool unit, bool transpose, const std::vector<double>& B,
+                              const std::vector<double>& X, int nrhs, const std::string& what) {
+  const auto n = static_cast<std::size_t>(T.rows);
+  std::vector<double> ref(n);
+  for (int r = 0; r < nrhs; ++r) {
+    const double* b = B.data() + r * n;
+    if (transpose) {
+      ref::sptrsv_transpose(T, tri, unit, b, ref.data());
+    } else {
+      ref::sptrsv(T, tri, unit, b, ref.data());
+    }
+    EXPECT_LE(max_rel_diff(X.data() + r * n, ref.data(), n), 1e-11) << what << ", column " << r;
+  }
+}
+
+void run_solves(sptrsv::TriangularSolver& s, const Csr& T, Triangle tri, bool unit, const std::string& what) {
+  const auto n = static_cast<std::size_t>(T.rows);
+  for (bool transpose : {false, true}) {
+    for (int nrhs : {1, 3}) {
+      const std::vector<double> B = random_values(n * static_cast<std::size_t>(nrhs), 11 + nrhs);
+      std::vector<double> X(B.size(), std::nan(""));
+      s.solve(B.data(), X.data(), nrhs, transpose);
+      expect_matches_reference(T, tri, unit, transpose, B, X, nrhs,
+                               what + (transpose ? " transposed" : "") + ", nrhs " + std::to_string(nrhs));
+    }
+  }
+  // In place: x aliasing b.
+  std::vector<double> B = random_values(n, 5), X = B;
+  s.solve(X.data(), X.data());
+  expect_matches_reference(T, tri, unit, false, B, X, 1, what + " in place");
+}
+
+TEST(TriangularSolver, LowerUpperUnitTransposeAndSeveralRhsOnCpuWorkers) {
+  rt::Runtime r(test_runtime_options("eager", 2, 0));
+  for (const Case& c : cases()) {
+    for (Triangle tri : {Triangle::Lower, Triangle::Upper}) {
+      for (bool unit : {false, true}) {
+        const Csr T = solver_input(c.lower, tri, unit, 3);
+        for (rt::Where device : {rt::Where::Any, rt::Where::Cpu}) {
+          sptrsv::TriangularSolver s(r);
+          sptrsv::TriangularSolveOptions o;
+          o.device = device;
+          s.analyze(T, tri, unit, o);
+          EXPECT_GT(s.features().m, 0);
+          EXPECT_GE(s.analysis_seconds(), 0.0);
+          EXPECT_FALSE(s.chosen_variant().empty());
+          run_solves(s, T, tri, unit,
+                     std::string(c.name) + (tri == Triangle::Upper ? " upper" : " lower") + (unit ? " unit" : "") +
+                         " device " + rt::to_string(device));
+        }
+      }
+    }
+  }
+}
+
+TEST(TriangularSolver, UpdateValuesKeepsTheAnalysis) {
+  rt::Runtime r(test_runtime_options("eager", 2, 0));
+  for (const Case& c : cases()) {
+    const Csr T = solver_input(c.lower, Triangle::Lower, false, 4);
+    sptrsv::TriangularSolver s(r);
+    s.analyze(T, Triangle::Lower, false);
+    const auto levels = s.pattern().num_levels();
+    Csr T2 = T;
+    for (std::size_t k = 0; k < T2.values.size(); ++k) T2.values[k] *= 1.0 + 0.25 * std::sin(double(k));
+    s.update_values(T2);
+    EXPECT_EQ(s.pattern().num_levels(), levels);
+    run_solves(s, T2, Triangle::Lower, false, std::string(c.name) + " updated");
+    // A different pattern is refused and leaves the solver usable.
+    Csr bad = T;
+    bad.colind.pop_back();
+    bad.values.pop_back();
+    bad.rowptr.back() -= 1;
+    EXPECT_THROW(s.update_values(bad), Error);
+    run_solves(s, T2, Triangle::Lower, false, std::string(c.name) + " after a refused update");
+  }
+}
+
+TEST(TriangularSolver, MissingDiagonalIsAStructureErrorAtAnalyze) {
+  rt::Runtime r(test_runtime_options("eager", 2, 0));
+  Csr T;  // 3 x 3 lower, row 1 has no diagonal
+  T.rows = T.cols = 3;
+  T.rowptr = {0, 1, 2, 4};
+  T.colind = {0, 0, 1, 2};
+  T.values = {2.0, 1.0, 1.0, 3.0};
+  sptrsv::TriangularSolver s(r);
+  EXPECT_THROW(s.analyze(T, Triangle::Lower, false), StructureError);
+  EXPECT_NO_THROW(s.analyze(T, Triangle::Lower, true));  // a unit diagonal needs none stored
+  EXPECT_THROW(s.solve(nullptr, nullptr, 0), InvalidArgument);
+}
+
+TEST(TriangularSolver, UnknownVariantIsRefused) {
+  rt::Runtime r(test_runtime_options("eager", 1, 0));
+  sptrsv::TriangularSolver s(r);
+  sptrsv::TriangularSolveOptions o;
+  o.variant = "no_such_variant";
+  EXPECT_THROW(s.analyze(cases()[0].lower, Triangle::Lower, false, o), InvalidArgument);
+}
+
+TEST(TriangularSolverGpu, EveryGpuVariantThroughStarpu) {
+  rt::Runtime r(test_runtime_options("eager", 1, 1));
+  if (r.num_cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
+  for (const Case& c : cases()) {
+    for (Triangle tri : {Triangle::Lower, Triangle::Upper}) {
+      const Csr T = solver_input(c.lower, tri, false, 6);
+      for (const std::string& v : codelets::sptrsv_cuda_variants()) {
+        sptrsv::TriangularSolver s(r);
+        sptrsv::TriangularSolveOptions o;
+        o.device = rt::Where::Cuda;
+        o.variant = v;
+        s.analyze(T, tri, false, o);
+        EXPECT_EQ(s.chosen_variant(), v);
+        const std::string what = std::string(c.name) + (tri == Triangle::Upper ? " upper " : " lower ") + v;
+        const std::vector<double> B = random_values(static_cast<std::size_t>(T.rows), 9);
+        std::vector<double> X(B.size(), std::nan(""));
+        s.solve(B.data(), X.data());
+        expect_matches_reference(T, tri, false, false, B, X, 1, what);
+        // nrhs > 1 and transposed solves go to a CPU worker even with device gpu.
+        const std::vector<double> B3 = random_values(3 * static_cast<std::size_t>(T.rows), 10);
+        std::vector<double> X3(B3.size(), std::nan(""));
+        s.solve(B3.data(), X3.data(), 3, true);
+        expect_matches_reference(T, tri, false, true, B3, X3, 3, what + " transposed nrhs 3");
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace hetsparse::test
