@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <random>
 #include <vector>
 
@@ -76,7 +77,9 @@ int cmd_sptrsv(int argc, char** argv) {
   sptrsv::TriangularSolveOptions so;
   so.device = parse_device(p.get("device"));
   so.variant = p.get("variant");
-  sptrsv::TriangularSolver solver(runtime);
+  // Owned apart so that its handles are unregistered before the runtime shuts down.
+  auto solver_ptr = std::make_unique<sptrsv::TriangularSolver>(runtime);
+  sptrsv::TriangularSolver& solver = *solver_ptr;
   solver.analyze(T, tri, unit, so);
 
   // Warm-up solve (moves T to where it runs, lets the history model learn), then the timed ones.
@@ -108,21 +111,26 @@ int cmd_sptrsv(int argc, char** argv) {
   const bool ok = std::isfinite(residual) && residual <= 1e-8;
   const auto nnz = solver.pattern().nnz();
   const double gflops = 2.0 * double(nnz) / (median * 1e9);
+  const sptrsv::TriangularFeatures features = solver.features();
+  const std::string variant = solver.chosen_variant();
+  const double analysis_s = solver.analysis_seconds();
+  const index_t levels = solver.pattern().num_levels();
+  solver_ptr.reset();
   const rt::TraceFiles tf = runtime.shutdown();
 
   if (json) {
     Json j;
     j.set("matrix", in.name).set("triangle", p.get("triangle")).set("unit_diagonal", unit)
         .set("rows", static_cast<long long>(n)).set("nnz", static_cast<long long>(nnz))
-        .set("levels", static_cast<long long>(solver.pattern().num_levels()))
+        .set("levels", static_cast<long long>(levels))
         .set("scheduler", runtime.options().scheduler).set("cpu_workers", runtime.num_cpu_workers())
         .set("cuda_workers", runtime.num_cuda_workers()).set("device", p.get("device"))
-        .set("variant", solver.chosen_variant()).set("analysis_s", solver.analysis_seconds())
+        .set("variant", variant).set("analysis_s", analysis_s)
         .set("iterations", static_cast<long long>(iters)).set("solve_ms", median * 1e3).set("gflops", gflops)
         .set("relative_residual", residual).set("correct", ok);
     if (p.has("analyze")) {
       Json f;
-      for (const auto& [name, value] : solver.features().as_list()) f.set(name, value);
+      for (const auto& [name, value] : features.as_list()) f.set(name, value);
       j.set("features", f);
     }
     if (!tf.paje.empty()) j.set("trace", tf.paje);
@@ -130,14 +138,14 @@ int cmd_sptrsv(int argc, char** argv) {
   } else {
     std::printf("matrix      %s: %s triangle%s, %d rows, %lld entries, %d levels (loaded in %.2f s)\n",
                 in.name.c_str(), p.get("triangle").c_str(), unit ? " (unit diagonal)" : "", n,
-                static_cast<long long>(nnz), solver.pattern().num_levels(), in.seconds);
+                static_cast<long long>(nnz), levels, in.seconds);
     std::printf("runtime     %s, %d CPU + %d CUDA workers, device %s, variant %s\n",
                 runtime.options().scheduler.c_str(), runtime.num_cpu_workers(), runtime.num_cuda_workers(),
-                p.get("device").c_str(), solver.chosen_variant().c_str());
-    std::printf("analysis    %.4f s\n", solver.analysis_seconds());
+                p.get("device").c_str(), variant.c_str());
+    std::printf("analysis    %.4f s\n", analysis_s);
     std::printf("solve       %.4f ms (median of %ld)  %.3f GFLOP/s\n", median * 1e3, iters, gflops);
     std::printf("check       ||b - T x|| / ||b|| = %.2e  %s\n", residual, ok ? "OK" : "WRONG");
-    if (p.has("analyze")) std::printf("features\n%s", solver.features().to_text().c_str());
+    if (p.has("analyze")) std::printf("features\n%s", features.to_text().c_str());
     if (!tf.paje.empty()) std::printf("trace       %s (open with: vite %s)\n", tf.paje.c_str(), tf.paje.c_str());
   }
   return ok ? 0 : 1;
