@@ -15,13 +15,6 @@
 namespace hetsparse::cli {
 namespace {
 
-rt::Where parse_device(const std::string& s) {
-  if (s == "any") return rt::Where::Any;
-  if (s == "cpu") return rt::Where::Cpu;
-  if (s == "gpu" || s == "cuda") return rt::Where::Cuda;
-  throw UsageError("hetsparse spmv: --device must be any, cpu or gpu, not '" + s + "'");
-}
-
 codelets::SpmvCudaImpl parse_impl(const std::string& s) {
   if (s == "own") return codelets::SpmvCudaImpl::Own;
   if (s == "cusparse") return codelets::SpmvCudaImpl::Cusparse;
@@ -76,7 +69,7 @@ int cmd_spmv(int argc, char** argv) {
   SpmvOptions so;
   so.blocks = static_cast<int>(p.get_int("blocks"));
   if (so.blocks == 0) so.blocks = std::max<int>(1, static_cast<int>(runtime.workers().size()));
-  so.where = parse_device(p.get("device"));
+  so.where = parse_device(p.get("device"), "hetsparse spmv");
   so.cuda_impl = parse_impl(p.get("cuda-kernel"));
 
   DistributedSpmv spmv(runtime, A, x, y, so);

@@ -17,13 +17,6 @@
 namespace hetsparse::cli {
 namespace {
 
-rt::Where parse_device(const std::string& s) {
-  if (s == "any") return rt::Where::Any;
-  if (s == "cpu") return rt::Where::Cpu;
-  if (s == "gpu" || s == "cuda") return rt::Where::Cuda;
-  throw UsageError("hetsparse sptrsv: --device must be any, cpu or gpu, not '" + s + "'");
-}
-
 Triangle parse_triangle(const std::string& s) {
   if (s == "lower") return Triangle::Lower;
   if (s == "upper") return Triangle::Upper;
@@ -75,7 +68,7 @@ int cmd_sptrsv(int argc, char** argv) {
 
   rt::Runtime runtime(runtime_options(p));
   sptrsv::TriangularSolveOptions so;
-  so.device = parse_device(p.get("device"));
+  so.device = parse_device(p.get("device"), "hetsparse sptrsv");
   so.variant = p.get("variant");
   // Owned apart so that its handles are unregistered before the runtime shuts down.
   auto solver_ptr = std::make_unique<sptrsv::TriangularSolver>(runtime);

@@ -14,6 +14,13 @@ double now_seconds() {
   return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
 }
 
+rt::Where parse_device(const std::string& value, const std::string& command) {
+  if (value == "any") return rt::Where::Any;
+  if (value == "cpu") return rt::Where::Cpu;
+  if (value == "gpu" || value == "cuda") return rt::Where::Cuda;
+  throw UsageError(command + ": --device must be any, cpu or gpu, not '" + value + "'");
+}
+
 void add_runtime_options(ArgParser& p) {
   p.option("sched", "NAME", "StarPU scheduler (eager, lws, ws, dmda, dmdas, heteroprio, ...); "
                             "default: $STARPU_SCHED, else dmdas")

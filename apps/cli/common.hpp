@@ -37,4 +37,7 @@ class Progress {
 
 double now_seconds();
 
+// --device any|cpu|gpu as a per-task device restriction; `command` names the caller in the error.
+rt::Where parse_device(const std::string& value, const std::string& command);
+
 }  // namespace hetsparse::cli
