@@ -9,7 +9,6 @@
 #include "apps/commands.hpp"
 #include "cholesky/cholesky_solver.hpp"
 #include "reference/sparse_reference.hpp"
-#include "sparse/convert.hpp"
 #include "sparse/matrix_market.hpp"
 
 namespace hetsparse::cli {
@@ -53,15 +52,16 @@ int cmd_cholesky(int argc, char** argv) {
   MatrixInput in = load_matrix_input(p);
   const Csr& A = in.A;
   if (A.rows != A.cols) throw InvalidArgument(in.name + ": Cholesky needs a square matrix");
-  const Csr lower = triangle(A, Triangle::Lower);
   std::vector<double> b = rhs(p, A.rows), x = b;
 
   rt::Runtime runtime(runtime_options(p));
   cholesky::CholeskySolver solver(runtime);
   cholesky::AnalyzeOptions ao;
   ao.ordering = parse_ordering(p.get("ordering"));
-  const cholesky::SymbolicFactor& sym = solver.analyze(lower, ao);
-  const cholesky::FactorizeReport rep = solver.factorize(lower);
+  // The whole matrix goes in, so an asymmetric input is reported (row and column), not symmetrised.
+  ao.input = cholesky::InputTriangle::Full;
+  const cholesky::SymbolicFactor& sym = solver.analyze(A, ao);
+  const cholesky::FactorizeReport rep = solver.factorize(A);
   double t0 = now_seconds();
   solver.solve(x);
   const long refine = p.get_int("refine");
