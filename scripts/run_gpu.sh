@@ -2,11 +2,17 @@
 # Runs inside a bundle (scripts/bundle.sh) on a GPU machine: GPU tests, compute-sanitizer memcheck and
 # racecheck on the CUDA kernels, the SpMV benchmark against cuSPARSE, and a mixed CPU+GPU trace.
 # Writes logs, JSON results and the trace under OUTDIR and packs them into OUTDIR/results.tar.gz.
-#   run_gpu.sh OUTDIR [--quick]
+#   run_gpu.sh OUTDIR [--quick | --tests | --bench]
+# --tests: tests and compute-sanitizer only; --bench: benchmarks and traces only (each fits one
+# 10-minute device call); no flag: both; --quick: both on small problems, no bench.d scripts.
+# Every step runs under `timeout $STEP_TIMEOUT` (default 240 s) so one slow step cannot eat the call.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
-OUTDIR=${1:?usage: run_gpu.sh OUTDIR [--quick]}
+OUTDIR=${1:?usage: run_gpu.sh OUTDIR [--quick | --tests | --bench]}
 QUICK=${2:-}
+TESTS=1 BENCH=1
+[ "$QUICK" = --tests ] && BENCH=0
+[ "$QUICK" = --bench ] && TESTS=0
 mkdir -p "$OUTDIR/logs"
 export LD_LIBRARY_PATH="$HERE/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 export PATH="$HERE/bin:/usr/local/cuda/bin:$PATH"
@@ -16,7 +22,7 @@ declare -a SUMMARY
 step() {  # step NAME command...: runs, logs, records PASS/FAIL
   local name=$1; shift
   local t0=$(date +%s)
-  "$@" > "$OUTDIR/logs/$name.log" 2>&1
+  timeout "${STEP_TIMEOUT:-240}" "$@" > "$OUTDIR/logs/$name.log" 2>&1
   local rc=$?
   SUMMARY+=("$(printf '%-28s %s (%ss)' "$name" "$([ $rc = 0 ] && echo PASS || echo "FAIL rc=$rc")" $(( $(date +%s) - t0 )))")
   return $rc
@@ -24,6 +30,7 @@ step() {  # step NAME command...: runs, logs, records PASS/FAIL
 
 step nvidia-smi nvidia-smi
 step info hetsparse info
+if [ "$TESTS" = 1 ]; then
 GPU_TESTS="test_kernels_cuda test_runtime_gpu test_supernode_cuda test_sptrsv_cuda test_cholesky_gpu"
 for t in $GPU_TESTS; do
   [ -x "$HERE/bin/$t" ] && step "$t" "$t" --gtest_output=xml:"$OUTDIR/logs/$t.xml"
@@ -40,7 +47,9 @@ for t in test_kernels_cuda test_supernode_cuda test_sptrsv_cuda; do
   step "racecheck_$t" "$SAN" --tool racecheck --error-exitcode 3 --kernel-name-exclude kns=cusparse "$t"
 done
 step memcheck_runtime "$SAN" --tool memcheck --error-exitcode 3 test_runtime_gpu --gtest_filter='*dmdas*'
+fi
 
+if [ "$BENCH" = 1 ]; then
 # SpMV benchmark: 3D 7-point Laplacian 160^3 (4.1M rows), 1 CUDA worker, tasks on the GPU.
 N=160; [ "$QUICK" = --quick ] && N=64
 for impl in own cusparse; do
@@ -53,10 +62,11 @@ step spmv_mixed_trace hetsparse spmv --generate lap3d:100 --blocks 48 --iteratio
   --trace "$OUTDIR/trace"
 step cholesky_mixed_trace hetsparse cholesky --generate lap3d:40 --sched dmdas --trace "$OUTDIR/trace_cholesky"
 if [ "$QUICK" != --quick ]; then
-  for extra in "$HERE"/bench.d/*.sh; do [ -x "$extra" ] && step "$(basename "$extra" .sh)" "$extra" "$OUTDIR"; done
+  for extra in "$HERE"/bench.d/*.sh; do [ -x "$extra" ] && STEP_TIMEOUT=420 step "$(basename "$extra" .sh)" "$extra" "$OUTDIR"; done
+fi
 fi
 
 printf '%s\n' "${SUMMARY[@]}" | tee "$OUTDIR/summary.txt"
 rm -f "$OUTDIR"/trace*/prof_file_*  # the raw FxT file is large; paje.trace is what ViTE reads
-tar -czf "$OUTDIR/results.tar.gz" -C "$OUTDIR" logs summary.txt trace trace_cholesky perfmodels $(cd "$OUTDIR" && ls *.json *.jsonl 2>/dev/null)
+tar -czf "$OUTDIR/results.tar.gz" -C "$OUTDIR" --ignore-failed-read logs summary.txt trace trace_cholesky perfmodels $(cd "$OUTDIR" && ls *.json *.jsonl 2>/dev/null)
 ls -la "$OUTDIR/results.tar.gz"
