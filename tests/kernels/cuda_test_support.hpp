@@ -67,6 +67,21 @@ class DeviceArray {
   std::size_t count_ = 0;
 };
 
+// A test with its own non-blocking stream, skipped without a CUDA device.
+class CudaStreamTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!cuda_device_available()) GTEST_SKIP() << "no CUDA device";
+    kernels::check_cuda(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
+  }
+  void TearDown() override {
+    if (stream_ == nullptr) return;
+    EXPECT_EQ(cudaStreamSynchronize(stream_), cudaSuccess);
+    cudaStreamDestroy(stream_);
+  }
+  cudaStream_t stream_ = nullptr;
+};
+
 class CudaKernelTest : public ::testing::Test {
  protected:
   void SetUp() override {

@@ -25,19 +25,7 @@ namespace {
 using kernels::check_cuda;
 using kernels::DeviceTriangular;
 
-class StreamTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (!cuda_device_available()) GTEST_SKIP() << "no CUDA device";
-    check_cuda(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
-  }
-  void TearDown() override {
-    if (stream_ == nullptr) return;
-    EXPECT_EQ(cudaStreamSynchronize(stream_), cudaSuccess);
-    cudaStreamDestroy(stream_);
-  }
-  cudaStream_t stream_ = nullptr;
-};
+using StreamTest = CudaStreamTest;
 
 // An analysed input on the device with a workspace, b and x, and the reference for b.
 struct DeviceProblem {

@@ -19,19 +19,8 @@
 namespace hetsparse::test {
 namespace {
 
-using kernels::check_cuda;
-
-class SptrsvCusparse : public ::testing::Test {
+class SptrsvCusparse : public CudaStreamTest {
  protected:
-  void SetUp() override {
-    if (!cuda_device_available()) GTEST_SKIP() << "no CUDA device";
-    check_cuda(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
-  }
-  void TearDown() override {
-    if (stream_ == nullptr) return;
-    EXPECT_EQ(cudaStreamSynchronize(stream_), cudaSuccess);
-    cudaStreamDestroy(stream_);
-  }
 
   // Analyses `lower` turned into the solver input for `tri`, solves twice with two right-hand sides
   // on one CusparseSpsv (the analysis must be reusable) and compares both with ref::sptrsv.
@@ -54,8 +43,6 @@ class SptrsvCusparse : public ::testing::Test {
       EXPECT_TRUE(close_to(dx.download(stream_).data(), expected)) << "seed " << seed;
     }
   }
-
-  cudaStream_t stream_ = nullptr;
 };
 
 TEST_F(SptrsvCusparse, RmatMatchesReference) {
