@@ -2,7 +2,6 @@
 // the analysis summary, the time of each phase, the factorization rate and the backward error.
 #include <cmath>
 #include <cstdio>
-#include <random>
 
 #include "apps/cli/common.hpp"
 #include "apps/cli/json.hpp"
@@ -22,8 +21,8 @@ cholesky::Ordering parse_ordering(const std::string& s) {
 
 // Right-hand side: a file (Matrix Market, n x 1, coordinate or dense entries listed) or random.
 std::vector<double> rhs(const ArgParser& p, index_t n) {
-  std::vector<double> b(n, 0.0);
   if (p.has("rhs")) {
+    std::vector<double> b(n, 0.0);
     const MatrixMarket mm = read_matrix_market(p.get("rhs"));
     if (mm.entries.rows != n || mm.entries.cols != 1)
       throw InvalidArgument(p.get("rhs") + ": the right-hand side must be " + std::to_string(n) + " x 1, not " +
@@ -31,10 +30,7 @@ std::vector<double> rhs(const ArgParser& p, index_t n) {
     for (offset_t k = 0; k < mm.entries.nnz(); ++k) b[mm.entries.row[k]] += mm.entries.val[k];
     return b;
   }
-  std::mt19937_64 rng(static_cast<std::uint64_t>(p.get_int("seed")));
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  for (double& v : b) v = u(rng);
-  return b;
+  return random_vector(static_cast<std::size_t>(n), static_cast<std::uint64_t>(p.get_int("seed")));
 }
 
 }  // namespace

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <random>
 
 #include "apps/cli/common.hpp"
 #include "apps/cli/json.hpp"
@@ -58,10 +57,8 @@ int cmd_spmv(int argc, char** argv) {
 
   MatrixInput in = load_matrix_input(p);
   const Csr& A = in.A;
-  std::vector<double> x(A.cols), y(A.rows, std::nan(""));
-  std::mt19937_64 rng(static_cast<std::uint64_t>(p.get_int("seed")));
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  for (double& v : x) v = u(rng);
+  std::vector<double> x = random_vector(A.cols, static_cast<std::uint64_t>(p.get_int("seed")));
+  std::vector<double> y(A.rows, std::nan(""));
   std::vector<double> yref(A.rows);
   ref::spmv(A, x.data(), yref.data());
 

@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
-#include <random>
 #include <vector>
 
 #include "apps/cli/common.hpp"
@@ -61,10 +60,8 @@ int cmd_sptrsv(int argc, char** argv) {
   MatrixInput in = load_matrix_input(p);
   const Csr T = requested_triangle(in.A, tri);
   const index_t n = T.rows;
-  std::vector<double> b(static_cast<std::size_t>(n)), x(static_cast<std::size_t>(n), std::nan(""));
-  std::mt19937_64 rng(static_cast<std::uint64_t>(p.get_int("seed")));
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  for (double& v : b) v = u(rng);
+  const std::vector<double> b = random_vector(static_cast<std::size_t>(n), static_cast<std::uint64_t>(p.get_int("seed")));
+  std::vector<double> x(static_cast<std::size_t>(n), std::nan(""));
 
   rt::Runtime runtime(runtime_options(p));
   sptrsv::TriangularSolveOptions so;

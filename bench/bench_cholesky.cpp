@@ -2,7 +2,6 @@
 // ordering, in one process, with the cuBLAS dgemm ceiling measured in the same run. One JSON line
 // per run on stdout (for scripts/cholesky_report.py), a readable summary on stderr.
 #include <cstdio>
-#include <random>
 #include <thread>
 
 #include "apps/cli/common.hpp"
@@ -28,10 +27,7 @@ int main(int argc, char** argv) try {
   cli::MatrixInput in = cli::load_matrix_input(p);
   const Csr& A = in.A;
   const Csr lower = triangle(A, Triangle::Lower);
-  std::vector<double> b(A.rows);
-  std::mt19937_64 rng(1);
-  std::uniform_real_distribution<double> u(-1, 1);
-  for (double& v : b) v = u(rng);
+  const std::vector<double> b = cli::random_vector(A.rows, 1);
 
   cli::Json out;
   out.set("matrix", in.name).set("rows", static_cast<long long>(A.rows)).set("nnz_A", static_cast<long long>(A.nnz()));

@@ -3,11 +3,20 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <random>
 
 #include "sparse/generator_spec.hpp"
 #include "sparse/matrix_market.hpp"
 
 namespace hetsparse::cli {
+
+std::vector<double> random_vector(std::size_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<double> v(n);
+  for (double& e : v) e = u(rng);
+  return v;
+}
 
 double now_seconds() {
   using clock = std::chrono::steady_clock;

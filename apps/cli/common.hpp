@@ -1,6 +1,8 @@
 // Options every hetsparse subcommand shares: runtime options and the matrix to work on.
 #pragma once
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "apps/cli/args.hpp"
 #include "runtime/runtime.hpp"
@@ -36,6 +38,9 @@ class Progress {
 };
 
 double now_seconds();
+
+// n values uniform in [-1, 1) from a seeded generator: the commands' random x or b.
+std::vector<double> random_vector(std::size_t n, std::uint64_t seed);
 
 // --device any|cpu|gpu as a per-task device restriction; `command` names the caller in the error.
 rt::Where parse_device(const std::string& value, const std::string& command);
