@@ -75,7 +75,9 @@ int main(int argc, char** argv) try {
       .set("cuda_workers", runtime.num_cuda_workers()).set("supernodes", static_cast<long long>(sym.num_supernodes()))
       .set("tasks", rep.plan.tasks).set("updates_inst", rep.plan.updates[0]).set("updates_tpq", rep.plan.updates[1])
       .set("updates_dpq", rep.plan.updates[2]).set("flops_inst", rep.plan.flops[0]).set("flops_tpq", rep.plan.flops[1])
-      .set("flops_dpq", rep.plan.flops[2]);
+      .set("flops_dpq", rep.plan.flops[2]).set("subtree_tasks", rep.plan.subtree_tasks)
+      .set("flops_subtree", rep.plan.flops[3]).set("register_s", rep.register_s).set("submit_s", rep.submit_s)
+      .set("wait_s", rep.wait_s).set("unregister_s", rep.unregister_s);
   out.set("hetsparse", hj);
   runtime.shutdown();
   std::fprintf(stderr, "hetsparse  analyze %.3f s, factorize %.3f s (%.1f GFLOP/s, %d CPU + %d CUDA), solve %.3f s, "

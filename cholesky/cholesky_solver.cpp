@@ -19,30 +19,6 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 }  // namespace
 
-// The panels, row lists and info words registered for the factorization; unregistering brings the
-// panels home.
-struct CholeskySolver::Registered {
-  std::vector<rt::DataHandle> owned;
-  planners::SupernodalData data;
-  std::vector<int> info;
-
-  Registered(rt::TaskRuntime& rt, const SymbolicFactor& sym, PanelStorage& L) {
-    const index_t ns = sym.num_supernodes();
-    info.assign(ns, 0);
-    for (index_t s = 0; s < ns; ++s) {
-      const Supernode& sn = sym.supernodes[s];
-      owned.emplace_back(rt, rt.register_matrix({L.panel(s), std::size_t(sn.nrows), std::size_t(sn.nrows),
-                                                  std::size_t(sn.ncols)}));
-      const rt::HandleId panel = owned.back().id();
-      auto* rows = const_cast<index_t*>(sym.rows.data() + sn.row_begin);  // read-only in every task
-      owned.emplace_back(rt, rt.register_vector({rows, std::size_t(sn.nrows), sizeof(index_t)}));
-      data.sn.push_back({panel, owned.back().id(), sn.first_col});
-      owned.emplace_back(rt, rt.register_vector({&info[s], 1, sizeof(int)}));
-      data.info.push_back(owned.back().id());
-    }
-  }
-};
-
 CholeskySolver::CholeskySolver(rt::TaskRuntime& runtime) : rt_(runtime) {}
 CholeskySolver::~CholeskySolver() { release_panels(); }
 
@@ -64,7 +40,7 @@ const SymbolicFactor& CholeskySolver::analyze(const Csr& A, const AnalyzeOptions
   sym_ = std::make_unique<SymbolicFactor>(cholesky::analyze(A, opts));
   input_ = opts.input;
   map_ = std::make_unique<AssemblyMap>(build_assembly_map(A, input_, *sym_));
-  locations_ = planners::supernode_locations(*sym_);
+  layout_.reset();
   release_panels();
   factorized_ = false;
   return *sym_;
@@ -84,21 +60,26 @@ const FactorizeReport& CholeskySolver::factorize(const Csr& A, const FactorizeOp
   assemble(A, *map_, *L_);
   report_.assemble_s = seconds_since(t0);
   const auto t1 = std::chrono::steady_clock::now();
-  std::vector<int> info;
+  // The layout depends on the subtree threshold only: kept across refactorizations.
+  if (!layout_ || opts.thresholds.subtree_max_flops != requested_subtree_max_flops_) {
+    layout_ = std::make_unique<planners::FactorLayout>(
+        planners::plan_factor_layout(sym, opts.thresholds.subtree_max_flops));
+    requested_subtree_max_flops_ = opts.thresholds.subtree_max_flops;
+  }
+  std::vector<int> info(sym.num_supernodes(), 0);
   {
     auto t = std::chrono::steady_clock::now();
-    Registered reg(rt_, sym, *L_);
+    auto reg = std::make_unique<planners::RegisteredFactor>(rt_, sym, *layout_, L_->values.data(), info.data());
     report_.register_s = seconds_since(t);
     t = std::chrono::steady_clock::now();
-    report_.plan = planners::submit_supernodal_cholesky(rt_, sym, reg.data, opts.thresholds);
+    report_.plan = planners::submit_supernodal_cholesky(rt_, sym, *layout_, *reg, opts.thresholds);
     report_.submit_s = seconds_since(t);
     t = std::chrono::steady_clock::now();
     rt_.wait_all();
     report_.wait_s = seconds_since(t);
     t = std::chrono::steady_clock::now();
-    reg.owned.clear();  // panels and info back in host memory
+    reg.reset();  // panels and info back in host memory
     report_.unregister_s = seconds_since(t);
-    info = reg.info;
   }
   report_.factorize_s = seconds_since(t1);
   report_.total_s = seconds_since(t0);
@@ -124,7 +105,9 @@ void CholeskySolver::solve(double* B, int nrhs, int ldb) {
     auto* rows = const_cast<index_t*>(sym.rows.data());  // read-only in the sweeps
     rt::DataHandle hv(rt_, rt_.register_vector({L_->values.data(), L_->values.size(), sizeof(double)}));
     rt::DataHandle hr(rt_, rt_.register_vector({rows, sym.rows.size(), sizeof(index_t)}));
-    rt::DataHandle hl(rt_, rt_.register_vector({locations_.data(), locations_.size(), sizeof(locations_[0])}));
+    const auto& loc = layout_->loc;  // a factorization happened, so the layout exists
+    rt::DataHandle hl(rt_, rt_.register_vector({const_cast<codelets::PanelLocation*>(loc.data()), loc.size(),
+                                                sizeof(loc[0])}));
     rt::DataHandle hx(rt_, rt_.register_vector({x.data(), x.size(), sizeof(double)}));
     planners::submit_supernodal_solve(rt_, sym, {hv.id(), hr.id(), hl.id()}, hx.id(), nrhs, sym.n);
     rt_.wait_all();

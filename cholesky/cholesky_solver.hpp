@@ -52,14 +52,14 @@ class CholeskySolver {
   bool factorized() const { return factorized_; }
 
  private:
-  struct Registered;
   void require_factor(const char* what) const;
   void release_panels();
   rt::TaskRuntime& rt_;
   std::unique_ptr<SymbolicFactor> sym_;
   std::unique_ptr<PanelStorage> L_;
   std::unique_ptr<AssemblyMap> map_;
-  std::vector<codelets::SupernodeLocation> locations_;
+  std::unique_ptr<planners::FactorLayout> layout_;  // for the subtree threshold in layout_->subtree_max_flops
+  double requested_subtree_max_flops_ = 0;
   InputTriangle input_ = InputTriangle::Lower;
   FactorizeOptions options_;
   FactorizeReport report_;

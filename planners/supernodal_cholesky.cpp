@@ -56,13 +56,38 @@ std::vector<double> critical_path(const cholesky::SymbolicFactor& sym,
   return crit;
 }
 
+// The updates of one target from one source group: one handle for the task, whatever their number.
+struct Bundle {
+  std::vector<codelets::GroupUpdate> updates;
+  double flops = 0;
+};
+
+// Tasks take at most rt::kMaxTaskData handles: `reserved` of their own plus one per bundle.
+std::vector<std::vector<const Bundle*>> chunks(const std::vector<const Bundle*>& bundles, std::size_t reserved) {
+  const std::size_t per = rt::kMaxTaskData - reserved;
+  std::vector<std::vector<const Bundle*>> out;
+  for (std::size_t i = 0; i < bundles.size(); i += per)
+    out.emplace_back(bundles.begin() + i, bundles.begin() + std::min(bundles.size(), i + per));
+  return out;
+}
+std::vector<codelets::GroupUpdate> flatten(const std::vector<const Bundle*>& bs, double* flops) {
+  std::vector<codelets::GroupUpdate> all;
+  *flops = 0;
+  for (const Bundle* b : bs) {
+    all.insert(all.end(), b->updates.begin(), b->updates.end());
+    *flops += b->flops;
+  }
+  return all;
+}
+
 }  // namespace
 
 UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::SymbolicFactor& sym,
-                                           const SupernodalData& data, const SizeClassThresholds& th) {
+                                           const FactorLayout& layout, const RegisteredFactor& data,
+                                           const SizeClassThresholds& th) {
   const index_t ns = sym.num_supernodes();
-  if (data.sn.size() != std::size_t(ns) || data.info.size() != std::size_t(ns))
-    throw InvalidArgument("supernodal Cholesky: one handle set per supernode expected");
+  if (layout.loc.size() != std::size_t(ns) || data.group.size() != std::size_t(layout.num_groups()))
+    throw InvalidArgument("supernodal Cholesky: the layout and its handles do not match the symbolic factor");
   const auto by_t = updates_by_target(sym);
   const auto crit = critical_path(sym, by_t);
   const double top = std::max(1.0, *std::max_element(crit.begin(), crit.end()));
@@ -70,75 +95,97 @@ UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::
   auto priority = [&](index_t s) { return lo + static_cast<int>(double(hi - lo) * crit[s] / top); };
   auto where = [&](double flops) {
     if (th.restrict_to != rt::Where::Any) return th.restrict_to;
-    return flops < th.gpu_min_task_flops ? rt::Where::Cpu : rt::Where::Any;
+    if (flops < th.gpu_min_task_flops) return rt::Where::Cpu;
+    return flops >= th.gpu_only_min_flops && rt.cuda_workers() > 0 ? rt::Where::Cuda : rt::Where::Any;
   };
 
   UpdatePlanStats st;
+  st.groups = layout.num_groups();
   auto count_task = [&](double flops) {
     ++st.tasks;
     st.gpu_eligible_tasks += where(flops) == rt::Where::Any;
   };
-  for (index_t t = 0; t < ns; ++t) {
-    std::vector<codelets::SupernodeUpdate> inst, tpq;
-    double inst_flops = 0, tpq_flops = 0;
+  for (index_t g = 0; g < layout.num_groups(); ++g) {
+    const index_t first = layout.group_begin[g], end = layout.group_begin[g + 1];
+    if (layout.subtree[g]) {
+      double flops = 0;
+      for (index_t t = first; t < end; ++t) {
+        const double ff = factor_flops(sym.supernodes[t]);
+        st.factor_flops += ff;
+        flops += ff;
+        for (const PlannedUpdate& u : by_t[t]) flops += u.flops;
+        st.updates[int(SizeClass::Subtree)] += static_cast<long long>(by_t[t].size());
+      }
+      st.flops[int(SizeClass::Subtree)] += flops;
+      const std::string name = "subtree_" + std::to_string(first) + "_" + std::to_string(end - 1);
+      codelets::insert_supernode_subtree(
+          rt, {name, priority(end - 1), rt::Where::Cpu, flops},
+          {data.group[g], layout.loc.data(), sym.col_to_supernode.data(), data.host_info, first, end}, data.rows, flops);
+      ++st.tasks;
+      ++st.subtree_tasks;
+      continue;
+    }
+    const index_t t = first;  // a group of its own
+    codelets::TargetPanel target{data.group[g], layout.loc[t]};
+    target.loc.value_offset = 0;
+    // by_t[t] is in increasing d, so the updates of one source group are consecutive.
+    std::vector<Bundle> bundles;
+    index_t last_group = -1;
     for (const PlannedUpdate& u : by_t[t]) {
-      const codelets::SupernodeUpdate su{data.sn[u.d], u.r0, u.r1};
-      const auto cls = u.flops < th.inst_max_flops ? SizeClass::Inst
-                       : u.flops < th.dpq_min_flops ? SizeClass::Tpq
+      const index_t sg = layout.group_of[u.d];
+      if (sg != last_group) bundles.emplace_back();
+      last_group = sg;
+      codelets::PanelLocation d = layout.loc[u.d];
+      d.value_offset = layout.offset_in_group(u.d);
+      bundles.back().updates.push_back({data.group[sg], d, u.r0, u.r1});
+      bundles.back().flops += u.flops;
+    }
+    std::vector<const Bundle*> inst, tpq;
+    for (const Bundle& b : bundles) {
+      const auto cls = b.flops < th.inst_max_flops ? SizeClass::Inst
+                       : b.flops < th.dpq_min_flops ? SizeClass::Tpq
                                                     : SizeClass::Dpq;
-      st.updates[int(cls)] += 1;
-      st.flops[int(cls)] += u.flops;
+      st.updates[int(cls)] += static_cast<long long>(b.updates.size());
+      st.flops[int(cls)] += b.flops;
       if (cls == SizeClass::Inst) {
-        inst.push_back(su);
-        inst_flops += u.flops;
+        inst.push_back(&b);
       } else if (cls == SizeClass::Tpq) {
-        tpq.push_back(su);
-        tpq_flops += u.flops;
+        tpq.push_back(&b);
       } else {
-        const rt::TaskOptions o{"dpq_" + std::to_string(u.d) + "_" + std::to_string(t), priority(t), where(u.flops),
-                                u.flops};
-        codelets::insert_supernode_update(rt, o, su, data.sn[t], u.flops);
-        count_task(u.flops);
+        const rt::TaskOptions o{"dpq_" + std::to_string(t) + "_" + std::to_string(&b - bundles.data()), priority(t),
+                                where(b.flops), b.flops};
+        codelets::insert_supernode_update(rt, o, b.updates, target, data.rows, b.flops);
+        count_task(b.flops);
       }
     }
-    // A task takes at most kMaxTaskData handles (two per descendant): longer lists become several
-    // batch tasks, which commute like the rest.
-    constexpr std::size_t kPerTask = (rt::kMaxTaskData - 3) / 2;
-    auto submit_batches = [&](std::vector<codelets::SupernodeUpdate>& list, double flops, const char* tag) {
-      for (std::size_t first = 0, part = 0; first < list.size(); first += kPerTask, ++part) {
-        const std::vector<codelets::SupernodeUpdate> chunk(
-            list.begin() + first, list.begin() + std::min(list.size(), first + kPerTask));
-        const double f = flops * double(chunk.size()) / double(list.size());
-        const rt::TaskOptions o{std::string(tag) + std::to_string(t) + "_" + std::to_string(part), priority(t), where(f),
-                                f};
-        codelets::insert_supernode_update_batch(rt, o, chunk, data.sn[t], f);
+    // Tasks take at most kMaxTaskData handles: long lists become several tasks, which commute.
+    auto submit_updates = [&](const std::vector<const Bundle*>& list, const char* tag) {
+      int part = 0;
+      for (const auto& chunk : chunks(list, 2)) {
+        double f = 0;
+        const auto updates = flatten(chunk, &f);
+        const rt::TaskOptions o{std::string(tag) + std::to_string(t) + "_" + std::to_string(part++), priority(t),
+                                where(f), f};
+        codelets::insert_supernode_update(rt, o, updates, target, data.rows, f);
         count_task(f);
       }
     };
-    submit_batches(tpq, tpq_flops, "tpq_");
-    if (inst.size() > kPerTask) {  // the first kPerTask ride in the factor task, the rest in batches
-      std::vector<codelets::SupernodeUpdate> rest(inst.begin() + kPerTask, inst.end());
-      inst.resize(kPerTask);
-      submit_batches(rest, 0.0, "inst_");
+    submit_updates(tpq, "tpq_");
+    constexpr std::size_t kInline = rt::kMaxTaskData - 3;
+    if (inst.size() > kInline) {  // the first kInline ride in the factor task, the rest in update tasks
+      submit_updates(std::vector<const Bundle*>(inst.begin() + kInline, inst.end()), "inst_");
+      inst.resize(kInline);
     }
+    double inst_flops = 0;
+    const auto inline_updates = flatten(inst, &inst_flops);
     const double ff = factor_flops(sym.supernodes[t]);
     st.factor_flops += ff;
     // InstQ updates ride inside the factor task; a factor with any stays on a CPU unless it is big.
     const rt::TaskOptions o{"factor_" + std::to_string(t), priority(t), where(ff), ff + inst_flops};
-    codelets::insert_supernode_factor(rt, o, data.sn[t], data.info[t], inst, ff + inst_flops);
+    codelets::insert_supernode_factor(rt, o, target, data.rows, data.info[g], inline_updates, ff + inst_flops);
     count_task(ff);
   }
   return st;
-}
-
-std::vector<codelets::SupernodeLocation> supernode_locations(const cholesky::SymbolicFactor& sym) {
-  std::vector<codelets::SupernodeLocation> loc;
-  std::int64_t offset = 0;
-  for (const cholesky::Supernode& sn : sym.supernodes) {
-    loc.push_back({offset, sn.row_begin, static_cast<std::int32_t>(sn.nrows), sn.ncols, sn.first_col, 0});
-    offset += sn.nrows * sn.ncols;
-  }
-  return loc;
 }
 
 void submit_supernodal_solve(rt::TaskRuntime& rt, const cholesky::SymbolicFactor& sym, const WholeFactorData& L,

@@ -1,5 +1,7 @@
-// The numeric supernodal Cholesky as a task graph. For each supernode t (postorder), the updates from
-// its descendants are sorted into swCholesky-style size classes adapted to CPUs + GPUs:
+// The numeric supernodal Cholesky as a task graph over a FactorLayout (planners/supernodal_layout.hpp).
+// Each leaf subtree is one CPU task. For each supernode t above them, the updates from its
+// descendants, gathered per source group, are sorted into swCholesky-style size classes adapted to
+// CPUs + GPUs:
 //   InstQ  tiny updates, applied inside t's factor task (no task of their own);
 //   TPQ    medium updates, batched into one task per target;
 //   DPQ    large updates, one task each, that StarPU may put on a GPU (cuBLAS + scatter) or a CPU.
@@ -10,7 +12,7 @@
 #include <vector>
 
 #include "cholesky/symbolic/symbolic_factor.hpp"
-#include "codelets/supernode/supernode_codelet.hpp"
+#include "planners/supernodal_layout.hpp"
 #include "runtime/task_runtime.hpp"
 
 namespace hetsparse::planners {
@@ -19,15 +21,19 @@ struct SizeClassThresholds {
   double inst_max_flops = 2.0e4;       // below: InstQ
   double dpq_min_flops = 5.0e7;        // at or above: DPQ (own task)
   double gpu_min_task_flops = 2.0e7;   // tasks below this stay on CPUs
-  rt::Where restrict_to = rt::Where::Any;  // Cpu or Cuda: every factorization task there (tests, sweeps)
+  // Tasks at or above this go to the GPUs when there are any: a core would take ~1000x longer.
+  double gpu_only_min_flops = 1.0e9;
+  double subtree_max_flops = -1;       // leaf subtree tasks (plan_factor_layout); < 0 automatic, 0 none
+  rt::Where restrict_to = rt::Where::Any;  // Cpu or Cuda: every task that has the choice goes there
 };
 
-enum class SizeClass { Inst = 0, Tpq = 1, Dpq = 2 };
+// Inst/Tpq/Dpq as above; Subtree: an update inside a leaf subtree, done by the subtree's task.
+enum class SizeClass { Inst = 0, Tpq = 1, Dpq = 2, Subtree = 3 };
 
 struct UpdatePlanStats {
-  std::array<long long, 3> updates{};  // per SizeClass
-  std::array<double, 3> flops{};
-  long long tasks = 0, gpu_eligible_tasks = 0;
+  std::array<long long, 4> updates{};  // (descendant, target) pairs per SizeClass
+  std::array<double, 4> flops{};
+  long long tasks = 0, gpu_eligible_tasks = 0, subtree_tasks = 0, groups = 0;
   double factor_flops = 0;
 };
 
@@ -42,20 +48,15 @@ std::vector<std::vector<PlannedUpdate>> updates_by_target(const cholesky::Symbol
 double update_flops(const cholesky::Supernode& d, std::int32_t r0, std::int32_t r1);
 double factor_flops(const cholesky::Supernode& s);
 
-struct SupernodalData {
-  std::vector<codelets::SupernodeHandles> sn;  // per supernode
-  std::vector<rt::HandleId> info;              // per supernode, 1 int
-};
-
 UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::SymbolicFactor& sym,
-                                           const SupernodalData& data, const SizeClassThresholds& th = {});
+                                           const FactorLayout& layout, const RegisteredFactor& data,
+                                           const SizeClassThresholds& th = {});
 
 // The whole factor as three handles, for the solve: every panel's values back to back, every
-// panel's rows, and one codelets::SupernodeLocation per supernode.
+// panel's rows, and supernode_locations(sym).
 struct WholeFactorData {
   rt::HandleId values, rows, locations;
 };
-std::vector<codelets::SupernodeLocation> supernode_locations(const cholesky::SymbolicFactor& sym);
 
 // Forward (L y = b, postorder) then backward (L^T x = y, reverse postorder) sweeps on x, one task
 // each: every supernode's step depends on the previous one's, so per-supernode tasks would only add

@@ -14,14 +14,26 @@
 
 namespace hetsparse::rt {
 
+// How StarPU predicts a codelet's duration. History: mean time per data-size footprint (kernels
+// called on a few shapes). FlopsRegression: a * flops^b + c fitted over every run (kernels whose
+// shapes rarely repeat, e.g. supernodal updates); the fit is made when StarPU saves the model, so it
+// serves from the next process on, and until then (or outside the measured range) the history.
+enum class PerfModel { History, FlopsRegression };
+
 class StarpuKernel : public Kernel {
  public:
   // cuda may be null (CPU-only kernel or CPU-only build). The perf model is history-based with
   // StarPU's size footprint over the task's data, stored as "hetsparse_<name>". Pass functions
   // wrapped in guarded<> so that exceptions reach the submitting thread.
-  StarpuKernel(const char* kernel_name, starpu_cpu_func_t cpu, starpu_cuda_func_t cuda) : symbol_("hetsparse_") {
+  StarpuKernel(const char* kernel_name, starpu_cpu_func_t cpu, starpu_cuda_func_t cuda,
+               PerfModel kind = PerfModel::History)
+      : symbol_("hetsparse_") {
     symbol_ += kernel_name;
     model_.type = STARPU_HISTORY_BASED;
+    if (kind == PerfModel::FlopsRegression) {
+      model_.type = STARPU_NL_REGRESSION_BASED;
+      model_.size_base = flops_size;
+    }
     model_.symbol = symbol_.c_str();
     cl_.name = kernel_name;
     cl_.nbuffers = STARPU_VARIABLE_NBUFFERS;  // access modes come with each task
@@ -43,6 +55,14 @@ class StarpuKernel : public Kernel {
   StarpuKernel& operator=(const StarpuKernel&) = delete;
 
  private:
+  // The regression's x: the task's flops when the planner gave them, else its data size.
+  static std::size_t flops_size(starpu_task* task, unsigned) {
+    if (task->flops > 0) return static_cast<std::size_t>(task->flops);
+    std::size_t bytes = 0;
+    for (unsigned i = 0; i < STARPU_TASK_GET_NBUFFERS(task); ++i)
+      bytes += starpu_data_get_size(STARPU_TASK_GET_HANDLE(task, i));
+    return bytes;
+  }
   std::string symbol_;
   std::array<int, kMaxTaskData> nodes_{};
   starpu_perfmodel model_{};

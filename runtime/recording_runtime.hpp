@@ -33,6 +33,9 @@ class RecordingRuntime final : public TaskRuntime {
   void wait_all() override {}
   int min_priority() const override { return -1000000; }
   int max_priority() const override { return 1000000; }
+  // What planners are told about CUDA workers (none by default), to record GPU-aware DAGs.
+  int cuda_workers() const override { return cuda_workers_; }
+  void set_cuda_workers(int n) { cuda_workers_ = n; }
 
   const std::vector<Task>& tasks() const { return tasks_; }
   const Data& data(HandleId h) const { return data_.at(h); }
@@ -43,6 +46,7 @@ class RecordingRuntime final : public TaskRuntime {
   std::string to_dot() const;
 
  private:
+  int cuda_workers_ = 0;
   HandleId add(Data d);
   struct Track {
     std::size_t last_writer = npos;

@@ -46,6 +46,7 @@ class Runtime final : public TaskRuntime {
   const std::vector<WorkerInfo>& workers() const { return workers_; }
   int num_cpu_workers() const;
   int num_cuda_workers() const;
+  int cuda_workers() const override { return num_cuda_workers(); }
 
   HandleId register_vector(const VectorDesc&) override;
   HandleId register_matrix(const MatrixDesc&) override;

@@ -89,6 +89,29 @@ std::size_t supernode_factor_cuda_work_bytes(cusolverDnHandle_t solver, PanelRef
 void supernode_factor_cuda(cusolverDnHandle_t solver, cublasHandle_t blas, cudaStream_t stream, PanelRef p,
                            void* work_device, std::size_t work_bytes, int* dev_info);
 
+// Where one supernode lives in arrays that hold many panels (values) and row lists (rows) back to
+// back: panel at values + value_offset, rows at rows + row_begin.
+struct PanelLocation {
+  std::int64_t value_offset, row_begin;
+  std::int32_t nrows, ncols, first_col, pad;
+};
+
+// A union of whole subtrees of the supernodal elimination tree, supernodes [first, last) in
+// postorder, factored right-looking on the calling thread: each supernode is factored once every
+// update from inside the range has reached it, then updates the later supernodes of the range it
+// touches (updates to supernodes at or after `last` are left to the caller). Every update INTO the
+// range comes from inside it, which is what "whole subtrees" guarantees.
+//   loc, col_to_supernode: per supernode / per column of the whole factor; rows: all row lists;
+//   values: the panels of the range, panel s at values + (loc[s].value_offset - loc[first].value_offset);
+//   info: last - first ints, set to 0 or the failing column within the panel (as supernode_factor_cpu).
+// Returns the number of supernodes factored: after a failure the rest of the range is left as it was.
+// work: supernode_subtree_work_doubles(loc, first, last) doubles. Row lists are trusted (they come
+// from the symbolic analysis, not from the caller's data).
+std::size_t supernode_subtree_work_doubles(const PanelLocation* loc, std::int32_t first, std::int32_t last);
+std::int32_t supernode_subtree_cpu(const PanelLocation* loc, const std::int32_t* rows,
+                                   const std::int32_t* col_to_supernode, std::int32_t first, std::int32_t last,
+                                   double* values, int* info, double* work);
+
 // Solve sweeps, one supernode at a time, on x: the whole permuted right-hand side block, nrhs
 // columns with leading dimension ldx (> every global row of the panel).
 //   forward:  x[own] = L11^-1 x[own];  x[rows below] -= L21 x[own]

@@ -1,55 +1,64 @@
-// Task insertion for the supernodal Cholesky kernels. A supernode is two handles: its panel (a
-// column-major nrows x ncols matrix handle) and its sorted global row list (an int32 vector handle).
+// Task insertion for the supernodal Cholesky kernels. Panels live in "groups": a vector handle
+// holding the panels of one or more supernodes back to back (a leaf subtree, or one supernode of the
+// top of the tree). Row lists of every supernode are one int32 vector handle, read by every task.
+// Where a panel sits is a kernels::PanelLocation: value_offset is counted from the start of its
+// group's handle, row_begin from the start of the row handle.
 #pragma once
 #include <cstdint>
 #include <vector>
 
+#include "codelets/supernode/supernode.hpp"
 #include "runtime/task_runtime.hpp"
 
 namespace hetsparse::codelets {
 
-struct SupernodeHandles {
-  rt::HandleId panel, rows;
-  std::int32_t first_col;
+using kernels::PanelLocation;
+
+// A target panel: its group handle (holding only it) and where it is.
+struct TargetPanel {
+  rt::HandleId values;
+  PanelLocation loc;
 };
-// One descendant's contribution: positions [r0, r1) of its rows fall inside the target's columns.
-struct SupernodeUpdate {
-  SupernodeHandles d;
+// One descendant's contribution to a target: descendant d (in group handle `source`), positions
+// [r0, r1) of its rows inside the target's columns.
+struct GroupUpdate {
+  rt::HandleId source;
+  PanelLocation d;
   std::int32_t r0, r1;
 };
 
 const rt::Kernel& supernode_update_kernel();
-const rt::Kernel& supernode_update_batch_kernel();
 const rt::Kernel& supernode_factor_kernel();
-const rt::Kernel& supernode_forward_kernel();
-const rt::Kernel& supernode_backward_kernel();
+const rt::Kernel& supernode_subtree_kernel();
 
-// DPQ: a single (large) update of t by d, commuting with the other updates of t.
-void insert_supernode_update(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const SupernodeUpdate& u,
-                             const SupernodeHandles& t, double flops);
-// TPQ: several updates of t in one task.
-void insert_supernode_update_batch(rt::TaskRuntime& rt, const rt::TaskOptions& opt,
-                                   const std::vector<SupernodeUpdate>& updates, const SupernodeHandles& t,
-                                   double flops);
-// potrf + trsm of t's panel, after applying the InstQ updates `inline_updates` (may be empty).
+// Updates of t by several descendants (one DPQ update, or a TPQ batch), commuting with t's other
+// updates. Sources are deduplicated: several descendants of one group cost one handle.
+void insert_supernode_update(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const std::vector<GroupUpdate>& updates,
+                             const TargetPanel& t, rt::HandleId rows, double flops);
+// potrf + trsm of t's panel after applying the InstQ updates `inline_updates` (may be empty).
 // info: a 1-int vector handle receiving 0 or the 1-based failing column within the panel.
-void insert_supernode_factor(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const SupernodeHandles& t,
-                             rt::HandleId info, const std::vector<SupernodeUpdate>& inline_updates, double flops);
-// Solve sweeps over one supernode on x (the whole permuted right-hand side block, nrhs columns, ld).
-void insert_supernode_forward(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const SupernodeHandles& s,
-                              rt::HandleId x, int nrhs, int ldx);
-void insert_supernode_backward(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const SupernodeHandles& s,
-                               rt::HandleId x, int nrhs, int ldx);
+void insert_supernode_factor(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const TargetPanel& t, rt::HandleId rows,
+                             rt::HandleId info, const std::vector<GroupUpdate>& inline_updates, double flops);
 
-// Where one supernode lives in the whole-factor arrays (values and rows of every panel, back to back).
-struct SupernodeLocation {
-  std::int64_t value_offset, row_begin;
-  std::int32_t nrows, ncols, first_col, pad;
+// A leaf subtree (supernodes [first, last) of the whole factor) factored in one CPU task
+// (kernels::supernode_subtree_cpu). loc, col_to_supernode and info are host arrays of the whole
+// factor that must outlive the task: a CPU-only task may read them directly, which saves a handle
+// per subtree (info[first .. last) receives the subtree's pivot reports).
+struct SubtreeTask {
+  rt::HandleId values;  // the group: panels of [first, last)
+  const PanelLocation* loc;
+  const std::int32_t* col_to_supernode;
+  int* info;
+  std::int32_t first, last;
 };
+void insert_supernode_subtree(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const SubtreeTask& s,
+                              rt::HandleId rows, double flops);
+
 const rt::Kernel& supernodal_sweep_kernel();
 // A whole forward (postorder) or backward (reverse postorder) sweep over every supernode in one CPU
 // task: the sweep is a dependency chain, so one task avoids a task's overhead per supernode.
-// values/rows: the whole factor; locations: one SupernodeLocation per supernode; x: n x nrhs.
+// values/rows: the whole factor; locations: one PanelLocation per supernode (offsets from the
+// start of `values`); x: n x nrhs.
 void insert_supernodal_sweep(rt::TaskRuntime& rt, const rt::TaskOptions& opt, rt::HandleId values, rt::HandleId rows,
                              rt::HandleId locations, rt::HandleId x, int num_supernodes, int nrhs, int ldx,
                              bool forward);

@@ -7,6 +7,7 @@
 #include "codelets/common/blas.hpp"
 #include "codelets/supernode/supernode.hpp"
 #include "codelets/supernode/supernode_checks.hpp"
+#include "codelets/supernode/supernode_update_detail.hpp"
 #include "hetsparse/error.hpp"
 
 namespace hetsparse::kernels {
@@ -63,15 +64,15 @@ void check_update(const char* routine, const ConstPanelRef& d, UpdateRange r, co
   check_update_rows(routine, d, r, t);
 }
 
-void apply_update(const ConstPanelRef& d, UpdateRange r, const PanelRef& t, double* work) {
+}  // namespace
+
+void supernode_detail::apply_update(const ConstPanelRef& d, UpdateRange r, const PanelRef& t, double* work) {
   const int k = r.r1 - r.r0;
   if (k == 0) return;  // d has no row in t's columns: nothing to subtract
   const int m = d.nrows - r.r0;
   product(d, r, work);
   scatter_subtract(work, m, k, d.rows + r.r0, t);
 }
-
-}  // namespace
 
 void supernode_update_cpu(ConstPanelRef d, UpdateRange r, PanelRef t, double* work) {
   constexpr const char* routine = "supernode_update_cpu";

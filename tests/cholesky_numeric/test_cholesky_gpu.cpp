@@ -35,9 +35,13 @@ TEST_P(CholeskyGpu, AllTasksOnTheGpu) {
   th.inst_max_flops = 1e3;
   th.dpq_min_flops = 1e5;
   th.restrict_to = rt::Where::Cuda;
-  EXPECT_LE(solve_error(r, laplacian_3d(12, 11, 10), th), 1e-14);
-  EXPECT_LE(solve_error(r, elasticity_3d(7, 6, 6), th), 1e-14);
-  EXPECT_LE(solve_error(r, rmat_spd({11, 8, 0.57, 0.19, 0.19, 0.05, 3}), th), 1e-14);
+  // No subtree tasks (CPU-only by nature): every task on the GPU; then subtrees below GPU tasks.
+  for (double subtree_max : {0.0, 2e5}) {
+    th.subtree_max_flops = subtree_max;
+    EXPECT_LE(solve_error(r, laplacian_3d(12, 11, 10), th), 1e-14) << subtree_max;
+    EXPECT_LE(solve_error(r, elasticity_3d(7, 6, 6), th), 1e-14) << subtree_max;
+    EXPECT_LE(solve_error(r, rmat_spd({11, 8, 0.57, 0.19, 0.19, 0.05, 3}), th), 1e-14) << subtree_max;
+  }
 }
 
 TEST_P(CholeskyGpu, MixedCpuGpu) {

@@ -29,17 +29,22 @@ std::vector<double> random_vector(std::size_t n, std::uint64_t seed) {
 }
 
 // Factorizes A (full symmetric) through its lower triangle and checks the solve's backward error.
+// Once with a task per supernode, once with leaf subtrees as single tasks below the rest.
 void expect_solves(rt::Runtime& r, const Csr& A, double tol, const char* what) {
-  cholesky::CholeskySolver chol(r);
-  planners::SizeClassThresholds th;
-  th.inst_max_flops = 1e3;  // small matrices: still exercise all three update classes
-  th.dpq_min_flops = 1e5;
-  chol.analyze(triangle(A, Triangle::Lower));
-  chol.factorize(triangle(A, Triangle::Lower), {th});
-  const std::vector<double> b = random_vector(A.rows, 7);
-  std::vector<double> x = b;
-  chol.solve(x);
-  EXPECT_LE(ref::backward_error(A, x.data(), b.data()), tol) << what;
+  for (double subtree_max : {0.0, 2e5}) {
+    cholesky::CholeskySolver chol(r);
+    planners::SizeClassThresholds th;
+    th.inst_max_flops = 1e3;  // small matrices: still exercise all three update classes
+    th.dpq_min_flops = 1e5;
+    th.subtree_max_flops = subtree_max;
+    chol.analyze(triangle(A, Triangle::Lower));
+    const auto& rep = chol.factorize(triangle(A, Triangle::Lower), {th});
+    if (subtree_max > 0) EXPECT_GT(rep.plan.subtree_tasks, 0) << what;
+    const std::vector<double> b = random_vector(A.rows, 7);
+    std::vector<double> x = b;
+    chol.solve(x);
+    EXPECT_LE(ref::backward_error(A, x.data(), b.data()), tol) << what << ", subtree_max_flops " << subtree_max;
+  }
 }
 
 class CholeskyCpu : public ::testing::TestWithParam<const char*> {};
@@ -102,6 +107,7 @@ TEST(Cholesky, TargetsWithHundredsOfDescendantsAreSplitIntoSeveralTasks) {
     planners::SizeClassThresholds th;
     th.inst_max_flops = inst_max;
     th.dpq_min_flops = 1e15;
+    th.subtree_max_flops = 0;  // every supernode its own group, so targets have hundreds of sources
     cholesky::CholeskySolver chol(r);
     chol.analyze(triangle(A, Triangle::Lower));
     const auto by_t = planners::updates_by_target(chol.symbolic());

@@ -1,5 +1,6 @@
-// The supernodal Cholesky DAG through the recording runtime: every update of the symbolic structure
-// appears exactly once, in the size class its flops say, and the dependencies are the right ones.
+// The supernodal Cholesky DAG through the recording runtime: the layout cuts the tree into whole
+// leaf subtrees and single supernodes, every (source group, target) update appears in exactly one
+// task, in the size class its flops say, and the dependencies are the right ones.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -17,103 +18,136 @@ namespace {
 struct Recorded {
   rt::RecordingRuntime r;
   cholesky::SymbolicFactor sym;
-  planners::SupernodalData data;
-  std::map<rt::HandleId, index_t> panel_owner;  // panel handle -> supernode
-  std::vector<double> dummy = std::vector<double>(1);
+  planners::FactorLayout layout;
   std::vector<int> info;
+  std::unique_ptr<planners::RegisteredFactor> data;
+  std::map<rt::HandleId, index_t> group_of_handle;
+  planners::UpdatePlanStats st;
 };
 
-void record(Recorded& rec, const Csr& A, const planners::SizeClassThresholds& th, planners::UpdatePlanStats* st) {
+void record(Recorded& rec, const Csr& A, const planners::SizeClassThresholds& th) {
   rec.sym = cholesky::analyze(triangle(A, Triangle::Lower));
-  const index_t ns = rec.sym.num_supernodes();
-  rec.info.assign(ns, 0);
-  for (index_t s = 0; s < ns; ++s) {
-    const auto& sn = rec.sym.supernodes[s];
-    const rt::HandleId panel = rec.r.register_matrix({rec.dummy.data(), std::size_t(sn.nrows), std::size_t(sn.nrows),
-                                                      std::size_t(sn.ncols)});
-    const rt::HandleId rows = rec.r.register_vector({rec.dummy.data(), std::size_t(sn.nrows), 4});
-    rec.data.sn.push_back({panel, rows, sn.first_col});
-    rec.data.info.push_back(rec.r.register_vector({&rec.info[s], 1, sizeof(int)}));
-    rec.panel_owner[panel] = s;
-  }
-  *st = planners::submit_supernodal_cholesky(rec.r, rec.sym, rec.data, th);
+  rec.layout = planners::plan_factor_layout(rec.sym, th.subtree_max_flops);
+  rec.info.assign(rec.sym.num_supernodes(), 0);
+  rec.data = std::make_unique<planners::RegisteredFactor>(rec.r, rec.sym, rec.layout, nullptr, rec.info.data());
+  for (index_t g = 0; g < rec.layout.num_groups(); ++g) rec.group_of_handle[rec.data->group[g]] = g;
+  rec.st = planners::submit_supernodal_cholesky(rec.r, rec.sym, rec.layout, *rec.data, th);
 }
 
-TEST(SupernodalPlan, EveryUpdateExactlyOnceAndFactorsLast) {
+planners::SizeClassThresholds small_thresholds(double subtree_max) {
   planners::SizeClassThresholds th;
   th.inst_max_flops = 2e3;  // small problem: make all three classes appear
   th.dpq_min_flops = 2e5;
   th.gpu_min_task_flops = 1e5;
-  Recorded rec;
-  planners::UpdatePlanStats st;
-  record(rec, laplacian_3d(14, 13, 12), th, &st);
-  const auto by_t = planners::updates_by_target(rec.sym);
-  std::size_t expected = 0;
-  for (const auto& v : by_t) expected += v.size();
-  ASSERT_GT(st.updates[0], 0);
-  ASSERT_GT(st.updates[1], 0);
-  ASSERT_GT(st.updates[2], 0);
-  EXPECT_EQ(std::size_t(st.updates[0] + st.updates[1] + st.updates[2]), expected);
-
-  // Collect (descendant, target) pairs from the recorded tasks: data = target first, then descendants.
-  std::multiset<std::pair<index_t, index_t>> seen;
-  std::map<index_t, std::size_t> factor_task;
-  for (const auto& t : rec.r.tasks()) {
-    const auto& d = t.spec.data;
-    if (t.kernel == "sn_update") {
-      seen.insert({rec.panel_owner.at(d[0].handle), rec.panel_owner.at(d[2].handle)});
-      EXPECT_EQ(d[2].mode, rt::Access::Commute);
-    } else if (t.kernel == "sn_update_batch" || t.kernel == "sn_factor") {
-      const std::size_t first = t.kernel == "sn_factor" ? 3 : 2;
-      const index_t target = rec.panel_owner.at(d[0].handle);
-      for (std::size_t i = first; i < d.size(); i += 2) seen.insert({rec.panel_owner.at(d[i].handle), target});
-      if (t.kernel == "sn_factor") factor_task[target] = t.id;
-    }
-    EXPECT_FALSE(t.spec.where == rt::Where::Cuda);
-    if (t.spec.flops < th.gpu_min_task_flops && t.kernel != "sn_factor") {
-      EXPECT_EQ(t.spec.where, rt::Where::Cpu);
-    }
-  }
-  std::multiset<std::pair<index_t, index_t>> want;
-  for (const auto& v : by_t)
-    for (const auto& u : v) want.insert({u.d, u.t});
-  EXPECT_EQ(seen, want);
-  ASSERT_EQ(factor_task.size(), std::size_t(rec.sym.num_supernodes()));
-
-  // Each update task depends on its descendant's factor; each factor on all updates of its target.
-  const auto& tasks = rec.r.tasks();
-  for (const auto& t : tasks) {
-    if (t.kernel != "sn_update" && t.kernel != "sn_update_batch") continue;
-    // sn_update: (d panel, d rows, t panel, t rows); sn_update_batch: (t panel, t rows, then d pairs).
-    const bool single = t.kernel == "sn_update";
-    const std::size_t first = single ? 0 : 2, last = single ? 1 : t.spec.data.size();
-    for (std::size_t i = first; i < last; i += 2) {
-      const index_t d = rec.panel_owner.at(t.spec.data[i].handle);
-      EXPECT_TRUE(std::binary_search(t.deps.begin(), t.deps.end(), factor_task[d])) << t.spec.name;
-    }
-    const index_t target = rec.panel_owner.at(t.spec.data[t.kernel == "sn_update" ? 2 : 0].handle);
-    const auto& fdeps = tasks[factor_task[target]].deps;
-    EXPECT_TRUE(std::binary_search(fdeps.begin(), fdeps.end(), t.id)) << t.spec.name;
-  }
-  // The critical path is at least the depth of the supernodal elimination tree.
-  std::vector<int> depth(rec.sym.num_supernodes(), 1);
-  int tree_depth = 0;
-  for (index_t s = rec.sym.num_supernodes() - 1; s >= 0; --s) {
-    const index_t p = rec.sym.supernodes[s].parent;
-    depth[s] = p >= 0 ? depth[p] + 1 : 1;
-    tree_depth = std::max(tree_depth, depth[s]);
-  }
-  EXPECT_GE(rec.r.critical_path_length(), std::size_t(tree_depth));
+  th.subtree_max_flops = subtree_max;
+  return th;
 }
 
-TEST(SupernodalPlan, PrioritiesFollowTheCriticalPath) {
+TEST(SupernodalLayout, GroupsAreWholeMaximalSubtreesUnderTheLimit) {
+  const auto sym = cholesky::analyze(triangle(laplacian_3d(16, 15, 14), Triangle::Lower));
+  const auto work = planners::subtree_work(sym);
+  const double limit = 3e5;
+  const auto L = planners::plan_factor_layout(sym, limit);
+  int subtrees = 0, singles = 0;
+  for (index_t g = 0; g < L.num_groups(); ++g) {
+    const index_t first = L.group_begin[g], last = L.group_begin[g + 1] - 1;
+    ASSERT_LE(first, last);
+    if (!L.subtree[g]) {
+      ++singles;
+      EXPECT_EQ(first, last);
+      EXPECT_GT(work[first], limit);  // above every subtree
+      continue;
+    }
+    ++subtrees;
+    EXPECT_LE(work[last], limit);
+    const index_t p = sym.supernodes[last].parent;
+    EXPECT_TRUE(p < 0 || work[p] > limit);  // maximal
+    for (index_t s = first; s < last; ++s) {  // whole: every member's parent is inside
+      EXPECT_GT(sym.supernodes[s].parent, s);
+      EXPECT_LE(sym.supernodes[s].parent, last);
+    }
+  }
+  EXPECT_GT(subtrees, 4);
+  EXPECT_GT(singles, 4);
+  for (index_t s = 0; s < sym.num_supernodes(); ++s) {
+    const index_t g = L.group_of[s];
+    EXPECT_TRUE(L.group_begin[g] <= s && s < L.group_begin[g + 1]);
+  }
+  const auto none = planners::plan_factor_layout(sym, 0);
+  EXPECT_EQ(none.num_groups(), sym.num_supernodes());
+}
+
+class SupernodalPlan : public ::testing::TestWithParam<double> {};
+
+TEST_P(SupernodalPlan, EveryUpdateExactlyOnceWithTheRightDependencies) {
+  const auto th = small_thresholds(GetParam());
   Recorded rec;
-  planners::UpdatePlanStats st;
-  record(rec, laplacian_2d(40, 40), {}, &st);
+  record(rec, laplacian_3d(14, 13, 12), th);
+  const auto& L = rec.layout;
+  const auto by_t = planners::updates_by_target(rec.sym);
+  std::size_t pairs = 0;
+  std::multiset<std::pair<index_t, index_t>> want;  // (source group, target group) for targets above the subtrees
+  for (index_t t = 0; t < rec.sym.num_supernodes(); ++t) {
+    pairs += by_t[t].size();
+    std::set<index_t> sources;
+    for (const auto& u : by_t[t]) sources.insert(L.group_of[u.d]);
+    if (!L.subtree[L.group_of[t]])
+      for (index_t g : sources) want.insert({g, L.group_of[t]});
+  }
+  long long counted = 0;
+  for (long long c : rec.st.updates) counted += c;
+  EXPECT_EQ(std::size_t(counted), pairs);
+  ASSERT_GT(rec.st.updates[0], 0);
+  ASSERT_GT(rec.st.updates[1], 0);
+  ASSERT_GT(rec.st.updates[2], 0);
+  EXPECT_EQ(rec.st.subtree_tasks > 0, GetParam() > 0);
+
+  std::multiset<std::pair<index_t, index_t>> seen;
+  std::map<index_t, std::size_t> finisher;  // group -> the task that completes it (factor or subtree)
+  for (const auto& t : rec.r.tasks()) {
+    const auto& d = t.spec.data;
+    const index_t target = rec.group_of_handle.at(d[0].handle);
+    if (t.kernel == "sn_subtree") {
+      EXPECT_TRUE(L.subtree[target]);
+      EXPECT_EQ(t.spec.where, rt::Where::Cpu);
+      EXPECT_EQ(finisher.count(target), 0u);
+      finisher[target] = t.id;
+      continue;
+    }
+    ASSERT_TRUE(t.kernel == "sn_update" || t.kernel == "sn_factor") << t.kernel;
+    EXPECT_FALSE(L.subtree[target]);
+    const std::size_t first = t.kernel == "sn_factor" ? 3 : 2;
+    EXPECT_EQ(d[0].mode, t.kernel == "sn_factor" ? rt::Access::ReadWrite : rt::Access::Commute);
+    for (std::size_t i = first; i < d.size(); ++i) {
+      const index_t src = rec.group_of_handle.at(d[i].handle);
+      seen.insert({src, target});
+      // The source's factorization is done before its panel is read.
+      EXPECT_TRUE(std::binary_search(t.deps.begin(), t.deps.end(), finisher.at(src))) << t.spec.name;
+    }
+    if (t.kernel == "sn_factor") finisher[target] = t.id;
+    if (t.spec.flops < th.gpu_min_task_flops && t.kernel != "sn_factor") EXPECT_EQ(t.spec.where, rt::Where::Cpu);
+  }
+  EXPECT_EQ(seen, want);
+  EXPECT_EQ(finisher.size(), std::size_t(L.num_groups()));
+  // Every update task of a target comes before (and is a dependency of) the target's factor task.
+  const auto& tasks = rec.r.tasks();
+  for (const auto& t : tasks) {
+    if (t.kernel != "sn_update") continue;
+    const auto& fdeps = tasks[finisher.at(rec.group_of_handle.at(t.spec.data[0].handle))].deps;
+    EXPECT_TRUE(std::binary_search(fdeps.begin(), fdeps.end(), t.id)) << t.spec.name;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(SubtreeLimits, SupernodalPlan, ::testing::Values(0.0, 2e5),
+                         [](const auto& p) { return p.param > 0 ? std::string("Subtrees") : std::string("NoSubtrees"); });
+
+TEST(SupernodalPlanPriorities, FollowTheCriticalPath) {
+  Recorded rec;
+  record(rec, laplacian_2d(40, 40), small_thresholds(0));
   // A factor task's priority is never above its descendants' (they have more path to the root).
   std::map<index_t, int> prio;
   for (const auto& t : rec.r.tasks())
-    if (t.kernel == "sn_factor") prio[rec.panel_owner.at(t.spec.data[0].handle)] = t.spec.priority;
+    if (t.kernel == "sn_factor") prio[rec.group_of_handle.at(t.spec.data[0].handle)] = t.spec.priority;
   for (index_t s = 0; s < rec.sym.num_supernodes(); ++s)
     if (rec.sym.supernodes[s].parent >= 0) {
       EXPECT_GE(prio[s], prio[rec.sym.supernodes[s].parent]);

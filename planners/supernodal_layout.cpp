@@ -1,0 +1,88 @@
+#include "planners/supernodal_layout.hpp"
+
+#include <algorithm>
+
+#include "hetsparse/error.hpp"
+#include "planners/supernodal_cholesky.hpp"
+
+namespace hetsparse::planners {
+
+std::vector<codelets::PanelLocation> supernode_locations(const cholesky::SymbolicFactor& sym) {
+  std::vector<codelets::PanelLocation> loc;
+  loc.reserve(sym.supernodes.size());
+  std::int64_t offset = 0;
+  for (const cholesky::Supernode& sn : sym.supernodes) {
+    loc.push_back({offset, sn.row_begin, static_cast<std::int32_t>(sn.nrows), sn.ncols, sn.first_col, 0});
+    offset += sn.nrows * sn.ncols;
+  }
+  return loc;
+}
+
+std::vector<double> subtree_work(const cholesky::SymbolicFactor& sym) {
+  const index_t ns = sym.num_supernodes();
+  std::vector<double> w(ns);
+  for (index_t t = 0; t < ns; ++t) w[t] += factor_flops(sym.supernodes[t]);
+  for (const auto& into : updates_by_target(sym))
+    for (const PlannedUpdate& u : into) w[u.d] += u.flops;
+  for (index_t s = 0; s < ns; ++s)  // children come before parents in postorder
+    if (sym.supernodes[s].parent >= 0) w[sym.supernodes[s].parent] += w[s];
+  return w;
+}
+
+FactorLayout plan_factor_layout(const cholesky::SymbolicFactor& sym, double subtree_max_flops) {
+  const index_t ns = sym.num_supernodes();
+  FactorLayout L;
+  L.loc = supernode_locations(sym);
+  L.group_of.assign(ns, 0);
+  const std::vector<double> w = subtree_work(sym);
+  double total = 0;
+  for (index_t s = 0; s < ns; ++s)
+    if (sym.supernodes[s].parent < 0) total += w[s];
+  double limit = subtree_max_flops;
+  if (limit < 0) limit = std::clamp(total / 1024.0, 1e7, 1e9);
+  L.subtree_max_flops = limit;
+
+  // size[s]: supernodes in s's subtree, which is [s - size[s] + 1, s] in postorder.
+  std::vector<index_t> size(ns, 1);
+  for (index_t s = 0; s < ns; ++s)
+    if (sym.supernodes[s].parent >= 0) size[sym.supernodes[s].parent] += size[s];
+  // end_of_subtree[first] = root + 1 for every maximal subtree under the limit.
+  std::vector<index_t> end_of_subtree(ns, -1);
+  if (limit > 0)
+    for (index_t s = 0; s < ns; ++s) {
+      const index_t p = sym.supernodes[s].parent;
+      if (w[s] <= limit && (p < 0 || w[p] > limit)) end_of_subtree[s - size[s] + 1] = s + 1;
+    }
+  for (index_t s = 0; s < ns;) {
+    const bool sub = end_of_subtree[s] >= 0;
+    const index_t end = sub ? end_of_subtree[s] : s + 1;
+    L.group_begin.push_back(s);
+    L.subtree.push_back(sub ? 1 : 0);
+    for (index_t x = s; x < end; ++x) L.group_of[x] = L.num_groups() - 1;
+    s = end;
+  }
+  L.group_begin.push_back(ns);
+  return L;
+}
+
+RegisteredFactor::RegisteredFactor(rt::TaskRuntime& rt, const cholesky::SymbolicFactor& sym,
+                                   const FactorLayout& layout, double* values, int* info_array)
+    : host_info(info_array) {
+  auto keep = [&](rt::HandleId id) {
+    owned_.emplace_back(rt, id);
+    return id;
+  };
+  auto* row_data = const_cast<index_t*>(sym.rows.data());  // read-only in every task
+  rows = keep(rt.register_vector({row_data, sym.rows.size(), sizeof(index_t)}));
+  for (index_t g = 0; g < layout.num_groups(); ++g) {
+    const index_t first = layout.group_begin[g], last = layout.group_begin[g + 1] - 1;
+    const auto& a = layout.loc[first];
+    const auto& b = layout.loc[last];
+    const std::int64_t count = b.value_offset + std::int64_t(b.nrows) * b.ncols - a.value_offset;
+    double* p = values ? values + a.value_offset : nullptr;
+    group.push_back(keep(rt.register_vector({p, std::size_t(count), sizeof(double)})));
+    info.push_back(layout.subtree[g] ? 0 : keep(rt.register_vector({info_array + first, 1, sizeof(int)})));
+  }
+}
+
+}  // namespace hetsparse::planners
