@@ -2,10 +2,12 @@
 // the analysis summary, the time of each phase, the factorization rate and the backward error.
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include "apps/cli/common.hpp"
 #include "apps/cli/json.hpp"
 #include "apps/commands.hpp"
+#include "cholesky/autotune/autotune.hpp"
 #include "cholesky/cholesky_solver.hpp"
 #include "reference/sparse_reference.hpp"
 #include "sparse/matrix_market.hpp"
@@ -33,6 +35,43 @@ std::vector<double> rhs(const ArgParser& p, index_t n) {
   return random_vector(static_cast<std::size_t>(n), static_cast<std::uint64_t>(p.get_int("seed")));
 }
 
+namespace tune = cholesky::autotune;
+
+// --autotune: tune for the workers and perf models of this runtime.
+tune::AutotuneOptions autotune_options(const ArgParser& p, const rt::Runtime& r) {
+  tune::AutotuneOptions o;
+  o.machine.ncpu = r.num_cpu_workers();
+  o.machine.ngpu = r.num_cuda_workers();
+  o.perfmodel_dir = r.options().perfmodel_dir;
+  o.search.budget_s = p.get_double("autotune-budget");
+  if (!(o.search.budget_s > 0))
+    throw UsageError("hetsparse cholesky: --autotune-budget must be a positive number of seconds");
+  return o;
+}
+
+Json autotune_json(const tune::AutotuneResult& t, double measured_s) {
+  std::vector<Json> models;
+  for (const tune::ModelSummary& m : t.cost_models)
+    models.push_back(Json().set("kernel", m.kernel).set("arch", tune::to_string(m.arch)).set("a", m.cost.law.a)
+                         .set("b", m.cost.law.b).set("c", m.cost.law.c)
+                         .set("points", static_cast<long long>(m.cost.points)));
+  return Json().set("start", tune::describe(t.start)).set("chosen", tune::describe(t.chosen))
+      .set("predicted_start_s", t.predicted_start.total_s).set("predicted_chosen_s", t.predicted_chosen.total_s)
+      .set("measured_factorize_s", measured_s).set("evaluations", t.evaluations)
+      .set("distinct_settings", t.distinct_settings)
+      .set("stopped_by_budget", t.stopped_by_budget).set("analyze_s", t.analyze_s).set("tuning_s", t.tuning_s)
+      .set("cost_models", models);
+}
+
+void print_autotune(const tune::AutotuneResult& t, double measured_s) {
+  std::printf("autotune    %.2f s after a %.2f s analysis: %d evaluations, %d distinct settings%s\n", t.tuning_s,
+              t.analyze_s, t.evaluations, t.distinct_settings, t.stopped_by_budget ? " (stopped by the budget)" : "");
+  std::printf("            start   %s: predicted %.4f s\n", tune::describe(t.start).c_str(), t.predicted_start.total_s);
+  std::printf("            chosen  %s: predicted %.4f s, measured %.4f s\n", tune::describe(t.chosen).c_str(),
+              t.predicted_chosen.total_s, measured_s);
+  for (const tune::ModelSummary& m : t.cost_models) std::printf("            model   %s\n", tune::describe(m).c_str());
+}
+
 }  // namespace
 
 int cmd_cholesky(int argc, char** argv) {
@@ -42,7 +81,9 @@ int cmd_cholesky(int argc, char** argv) {
   p.option("rhs", "FILE", "right-hand side (Matrix Market, n x 1); default: random")
       .option("ordering", "metis|natural", "fill-reducing ordering", "metis")
       .option("refine", "N", "iterative refinement steps", "0")
-      .option("seed", "S", "seed of the random right-hand side", "1");
+      .option("seed", "S", "seed of the random right-hand side", "1")
+      .flag("autotune", "choose amalgamation and planner thresholds by simulated annealing on a simulated schedule")
+      .option("autotune-budget", "S", "time limit of the --autotune search in seconds", "5");
   if (!p.parse(argc, argv)) return 0;
   const bool json = p.has("json");
   MatrixInput in = load_matrix_input(p);
@@ -56,8 +97,15 @@ int cmd_cholesky(int argc, char** argv) {
   ao.ordering = parse_ordering(p.get("ordering"));
   // The whole matrix goes in, so an asymmetric input is reported (row and column), not symmetrised.
   ao.input = cholesky::InputTriangle::Full;
+  cholesky::FactorizeOptions fo;
+  std::optional<tune::AutotuneResult> tuned;
+  if (p.has("autotune")) {
+    tuned = tune::autotune(A, ao, fo.thresholds, autotune_options(p, runtime));
+    ao = tuned->analyze;
+    fo.thresholds = tuned->thresholds;
+  }
   const cholesky::SymbolicFactor& sym = solver.analyze(A, ao);
-  const cholesky::FactorizeReport rep = solver.factorize(A);
+  const cholesky::FactorizeReport rep = solver.factorize(A, fo);
   double t0 = now_seconds();
   solver.solve(x);
   const long refine = p.get_int("refine");
@@ -86,6 +134,7 @@ int cmd_cholesky(int argc, char** argv) {
         .set("cuda_workers", runtime.num_cuda_workers()).set("tasks", pl.tasks).set("gpu_eligible_tasks", pl.gpu_eligible_tasks)
         .set("updates_inst", pl.updates[0]).set("updates_tpq", pl.updates[1]).set("updates_dpq", pl.updates[2])
         .set("flops_inst", pl.flops[0]).set("flops_tpq", pl.flops[1]).set("flops_dpq", pl.flops[2]);
+    if (tuned) j.set("autotune", autotune_json(*tuned, rep.factorize_s));
     if (!tf.paje.empty()) j.set("trace", tf.paje);
     std::printf("%s\n", j.str().c_str());
   } else {
@@ -103,6 +152,7 @@ int cmd_cholesky(int argc, char** argv) {
                 rep.submit_s, rep.wait_s, rep.unregister_s);
     std::printf("solve       %.3f s%s\n", solve_s, refine ? (" (" + std::to_string(refine) + " refinement steps)").c_str() : "");
     std::printf("check       backward error |b-Ax|/(|A||x|+|b|) = %.2e\n", berr);
+    if (tuned) print_autotune(*tuned, rep.factorize_s);
     if (!tf.paje.empty()) std::printf("trace       %s\n", tf.paje.c_str());
   }
   return berr <= 1e-12 ? 0 : 1;

@@ -62,10 +62,12 @@ void add_statistics(SymbolicFactor& f) {
 
 }  // namespace
 
-SymbolicFactor analyze(const Csr& a, const AnalyzeOptions& opts) {
+SymbolicSkeleton analyze_skeleton(const Csr& a, const AnalyzeOptions& opts) {
   Stopwatch clock;
-  SymbolicFactor f;
-  const AdjacencyGraph graph = symmetric_graph(a, opts.input);
+  SymbolicSkeleton sk;
+  SymbolicFactor& f = sk.factor;
+  sk.graph = symmetric_graph(a, opts.input);
+  const AdjacencyGraph& graph = sk.graph;
   f.n = graph.n;
   f.timings.input_s = clock.lap();
 
@@ -91,17 +93,28 @@ SymbolicFactor analyze(const Csr& a, const AnalyzeOptions& opts) {
   f.col_counts = std::move(counts);
   f.timings.etree_s += clock.lap();
 
-  f.supernodes = fundamental_supernodes(f.etree, f.col_counts);
-  if (opts.amalgamate) f.supernodes = amalgamate(f.supernodes, opts.amalgamation);
-  f.col_to_supernode = column_to_supernode(f.supernodes, f.n);
+  sk.fundamental = fundamental_supernodes(f.etree, f.col_counts);
   f.timings.supernodes_s = clock.lap();
+  return sk;
+}
 
-  f.rows = supernode_rows(PermutedGraph{graph, f.perm, f.iperm}, f.supernodes, f.col_to_supernode);
+SymbolicFactor amalgamate_skeleton(const SymbolicSkeleton& sk, const AnalyzeOptions& opts) {
+  Stopwatch clock;
+  SymbolicFactor f = sk.factor;
+  f.supernodes = opts.amalgamate ? amalgamate(sk.fundamental, opts.amalgamation) : sk.fundamental;
+  f.col_to_supernode = column_to_supernode(f.supernodes, f.n);
+  f.timings.supernodes_s += clock.lap();
+
+  f.rows = supernode_rows(PermutedGraph{sk.graph, f.perm, f.iperm}, f.supernodes, f.col_to_supernode);
   add_statistics(f);
   f.timings.structure_s = clock.lap();
   f.timings.total_s = f.timings.input_s + f.timings.ordering_s + f.timings.etree_s + f.timings.counts_s +
                       f.timings.supernodes_s + f.timings.structure_s;
   return f;
+}
+
+SymbolicFactor analyze(const Csr& a, const AnalyzeOptions& opts) {
+  return amalgamate_skeleton(analyze_skeleton(a, opts), opts);
 }
 
 }  // namespace hetsparse::cholesky
