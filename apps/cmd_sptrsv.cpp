@@ -1,5 +1,6 @@
 // `hetsparse sptrsv`: sparse triangular solve T x = b as a StarPU task: analysis (levels, fusion
-// segments, features), the variant choice, timed solves and the relative residual ||b - T x|| / ||b||.
+// segments, features), the scheme choice (named, or "auto": search / model), timed solves, the
+// preprocessing cost (analysis + selection + preparation, also in solves) and ||b - T x|| / ||b||.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -44,8 +45,10 @@ int cmd_sptrsv(int argc, char** argv) {
   add_runtime_options(p);
   p.option("triangle", "lower|upper", "which triangle of the input is T", "lower")
       .flag("unit", "T has a unit diagonal (stored diagonal entries are ignored)")
-      .option("variant", "NAME|auto", "GPU variant for solves on a CUDA worker (auto: heuristic on the features)",
-              "auto")
+      .option("variant", "NAME|auto",
+              "scheme for solves on a CUDA worker: a GPU variant, cusparse, ag:key=val,... or auto", "auto")
+      .option("select", "search|model",
+              "how auto chooses (default: model if one is trained for this GPU, else search)", "default")
       .option("device", "any|cpu|gpu", "where the solves may run", "any")
       .flag("analyze", "print every structural feature of T")
       .option("iterations", "N", "timed solves (the median is reported)", "10")
@@ -67,6 +70,9 @@ int cmd_sptrsv(int argc, char** argv) {
   sptrsv::TriangularSolveOptions so;
   so.device = parse_device(p.get("device"), "hetsparse sptrsv");
   so.variant = p.get("variant");
+  so.select = sptrsv::parse_select_mode(p.get("select"));
+  so.perfmodel_dir = runtime.options().perfmodel_dir;
+  so.matrix_name = in.name;
   // Owned apart so that its handles are unregistered before the runtime shuts down.
   auto solver_ptr = std::make_unique<sptrsv::TriangularSolver>(runtime);
   sptrsv::TriangularSolver& solver = *solver_ptr;
@@ -104,6 +110,9 @@ int cmd_sptrsv(int argc, char** argv) {
   const sptrsv::TriangularFeatures features = solver.features();
   const std::string variant = solver.chosen_variant();
   const double analysis_s = solver.analysis_seconds();
+  // After the warm-up: the per-worker preparation of cusparse / ag schemes is done by now.
+  const double preprocess_s = solver.preprocess_seconds();
+  const sptrsv::Selection selection = solver.selection();
   const index_t levels = solver.pattern().num_levels();
   solver_ptr.reset();
   const rt::TraceFiles tf = runtime.shutdown();
@@ -115,13 +124,21 @@ int cmd_sptrsv(int argc, char** argv) {
         .set("levels", static_cast<long long>(levels))
         .set("scheduler", runtime.options().scheduler).set("cpu_workers", runtime.num_cpu_workers())
         .set("cuda_workers", runtime.num_cuda_workers()).set("device", p.get("device"))
-        .set("variant", variant).set("analysis_s", analysis_s)
+        .set("variant", variant).set("analysis_s", analysis_s).set("preprocess_s", preprocess_s)
+        .set("preprocess_in_solves", median > 0 ? preprocess_s / median : 0.0)
         .set("iterations", static_cast<long long>(iters)).set("solve_ms", median * 1e3).set("gflops", gflops)
         .set("relative_residual", residual).set("correct", ok);
     if (p.has("analyze")) {
       Json f;
       for (const auto& [name, value] : features.as_list()) f.set(name, value);
       j.set("features", f);
+    }
+    if (!selection.how.empty()) {
+      j.set("selection", selection.how).set("selection_s", selection.seconds);
+      if (!selection.note.empty()) j.set("selection_note", selection.note);
+      if (!selection.model_prediction.empty()) {
+        j.set("model_prediction", selection.model_prediction).set("model_vs_best", selection.model_ratio);
+      }
     }
     if (!tf.paje.empty()) j.set("trace", tf.paje);
     std::printf("%s\n", j.str().c_str());
@@ -133,6 +150,15 @@ int cmd_sptrsv(int argc, char** argv) {
                 runtime.options().scheduler.c_str(), runtime.num_cpu_workers(), runtime.num_cuda_workers(),
                 p.get("device").c_str(), variant.c_str());
     std::printf("analysis    %.4f s\n", analysis_s);
+    if (!selection.how.empty()) {
+      std::printf("selection   %s in %.4f s%s%s\n", selection.how.c_str(), selection.seconds,
+                  selection.note.empty() ? "" : ": ", selection.note.c_str());
+      if (!selection.model_prediction.empty())
+        std::printf("model       would pick %s: %.2fx the searched best's time\n", selection.model_prediction.c_str(),
+                    selection.model_ratio);
+    }
+    std::printf("preprocess  %.4f s (analysis + selection + preparation) = %.0f solves\n", preprocess_s,
+                median > 0 ? preprocess_s / median : 0.0);
     std::printf("solve       %.4f ms (median of %ld)  %.3f GFLOP/s\n", median * 1e3, iters, gflops);
     std::printf("check       ||b - T x|| / ||b|| = %.2e  %s\n", residual, ok ? "OK" : "WRONG");
     if (p.has("analyze")) std::printf("features\n%s", features.to_text().c_str());

@@ -1,9 +1,14 @@
-// SpTRSV benchmark: every hetsparse GPU variant next to cuSPARSE SpSV on the same analysed matrix,
-// timed directly with CUDA events (no StarPU), with the critical-path bound measured in the same
-// run. One JSON line per matrix on stdout (for scripts/sptrsv_report.py), a table on stderr.
+// SpTRSV benchmark: every hetsparse GPU variant, a fixed set of AG-SpTRSV schemes and cuSPARSE SpSV
+// on the same analysed matrix, timed directly with CUDA events (no StarPU, sptrsv::time_schemes),
+// with the critical-path bound measured in the same run; then "auto" in both modes: the search
+// (its winner and selection time) and the trained model's pick with its time over the searched
+// best. One JSON line per matrix on stdout (for scripts/sptrsv_report.py), a table on stderr.
 // Default matrices: the six anchors of shared/notes/anchors.md; --generate SPEC or a file for one.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <optional>
+#include <sstream>
 #include <cstdio>
 #include <random>
 #include <string>
@@ -11,15 +16,31 @@
 
 #include "apps/cli/common.hpp"
 #include "apps/cli/json.hpp"
-#include "bench/sptrsv_timing.hpp"
 #include "reference/sparse_reference.hpp"
 #include "sparse/convert.hpp"
 #include "sparse/generator_spec.hpp"
 #include "sptrsv/analysis.hpp"
+#include "sptrsv/prepared_scheme.hpp"
+#include "sptrsv/scheme_model.hpp"
+#include "sptrsv/scheme_selection.hpp"
+#include "sptrsv/selection_store.hpp"
 
 using namespace hetsparse;
 
 namespace {
+
+// A small fixed AG set: the defaults, a level-ordered balanced one, merged rows with a few
+// kernels, and a thread-per-row level-set-like one.
+const std::vector<std::string> kAgSchemes = {"ag", "ag:ng=4,sw=8,lr=1,rg=balance,ws=balance",
+                                             "ag:ng=8,sw=4,tf=avg,rb=4,th=4,lr=1,ws=locality,al=2",
+                                             "ag:ng=32,sw=64,lr=1,al=0"};
+
+struct BenchOptions {
+  sptrsv::SchemeTimingOptions timing;
+  std::vector<std::string> schemes;  // variants, AG set, cusparse
+  bool auto_modes = true;
+  std::string perfmodel_dir;
+};
 
 const std::vector<std::string> kAnchors = {"anchor-lap2d:1000",  "anchor-lap3d:100",  "anchor-lap3d:160",
                                            "anchor-rmat:18:8", "anchor-rmat:20:8", "anchor-rmat:22:4"};
@@ -56,24 +77,65 @@ Csr chain_lower(index_t n) {
 }
 
 // Milliseconds per level (0 when the levelset variant could not be timed).
-double measure_level_latency_ms(const bench::SptrsvTimingOptions& base, std::string& device, std::string& reason) {
+double measure_level_latency_ms(const sptrsv::SchemeTimingOptions& o, std::string& device, std::string& reason) {
   const Csr chain = chain_lower(kChainRows);
   const sptrsv::TriangularPattern pattern(chain, Triangle::Lower, false);
   const std::vector<double> b = random_rhs(static_cast<std::size_t>(kChainRows), 7);
   std::vector<double> expected(b.size());
   ref::sptrsv(chain, Triangle::Lower, false, b.data(), expected.data());
-  bench::SptrsvTimingOptions o = base;
-  o.variants = {"levelset"};
-  o.cusparse = false;
-  const bench::SptrsvGpuTiming t = bench::time_sptrsv_gpu(pattern.host_view(), b, expected, o);
+  const sptrsv::SchemeTimings t = sptrsv::time_schemes(pattern.host_view(), b, expected, {"levelset"}, o);
   device = t.device;
   reason = t.reason;
-  if (!t.available || t.solves.empty() || t.solves[0].status != "ok") return 0.0;
-  return t.solves[0].median_ms / kChainRows;
+  if (!t.available || t.schemes.empty() || t.schemes[0].status != "ok") return 0.0;
+  return t.schemes[0].median_ms / kChainRows;
 }
 
-void run_matrix(const std::string& name, const Csr& input, const bench::SptrsvTimingOptions& options,
-                double level_latency_ms, const std::string& device) {
+// "auto" in both modes on this matrix: a fresh search (no cache, nothing recorded) and the trained
+// model's pick, with its time over the searched best (timed apart when the search skipped it).
+void auto_modes(const sptrsv::TriangularPattern& pattern, const std::vector<double>& b,
+                const std::vector<double>& expected, const BenchOptions& options, cli::Json& out) {
+  sptrsv::SelectionOptions so;
+  so.mode = sptrsv::SelectMode::Search;
+  so.use_cache = false;
+  so.record_timings = false;
+  so.perfmodel_dir = options.perfmodel_dir;
+  so.timing.warmups = options.timing.warmups;
+  const sptrsv::Selection s = sptrsv::select_scheme(pattern, so);
+  cli::Json a;
+  a.set("scheme", s.scheme).set("how", s.how).set("select_s", s.seconds).set("ms", s.best_ms);
+  if (!s.note.empty()) a.set("note", s.note);
+  out.set("auto_search", a);
+  std::fprintf(stderr, "  auto search: %s (%s, %.4f ms) in %.2f s\n", s.scheme.c_str(), s.how.c_str(), s.best_ms,
+               s.seconds);
+  if (s.how != "search") return;
+  const sptrsv::SelectionStore store(sptrsv::resolve_perfmodel_dir(options.perfmodel_dir), s.gpu);
+  const std::optional<std::string> file = sptrsv::find_model_file(store);
+  cli::Json m;
+  if (!file) {
+    m.set("note", "no trained model for " + s.gpu);
+    out.set("auto_model", m);
+    return;
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  const sptrsv::SchemeModel model = sptrsv::SchemeModel::load(*file);
+  const std::string pick = model.predict(pattern.features(), sptrsv::candidate_schemes(pattern));
+  const double predict_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  double ms = 0;
+  for (const sptrsv::SchemeTiming& e : s.timings.schemes)
+    if (e.scheme == pick && e.status == "ok") ms = e.median_ms;
+  if (ms == 0 && !pick.empty()) {
+    const sptrsv::SchemeTimings t = sptrsv::time_schemes(pattern.host_view(), b, expected, {pick}, options.timing);
+    if (!t.schemes.empty() && t.schemes[0].status == "ok") ms = t.schemes[0].median_ms;
+  }
+  m.set("scheme", pick).set("model_file", *file).set("select_s", predict_s).set("ms", ms);
+  if (ms > 0 && s.best_ms > 0) m.set("vs_search", ms / s.best_ms);
+  out.set("auto_model", m);
+  std::fprintf(stderr, "  auto model:  %s (%.4f ms, %.2fx the searched best)\n", pick.c_str(), ms,
+               ms > 0 && s.best_ms > 0 ? ms / s.best_ms : 0.0);
+}
+
+void run_matrix(const std::string& name, const Csr& input, const BenchOptions& options, double level_latency_ms,
+                const std::string& device) {
   const Csr T = triangle(input, Triangle::Lower);
   const sptrsv::TriangularPattern pattern(T, Triangle::Lower, false);
   const sptrsv::TriangularFeatures& f = pattern.features();
@@ -83,24 +145,27 @@ void run_matrix(const std::string& name, const Csr& input, const bench::SptrsvTi
   const std::vector<double> b = random_rhs(static_cast<std::size_t>(rows), 1);
   std::vector<double> expected(b.size());
   ref::sptrsv(T, Triangle::Lower, false, b.data(), expected.data());
-  const bench::SptrsvGpuTiming g = bench::time_sptrsv_gpu(pattern.host_view(), b, expected, options);
+  const sptrsv::SchemeTimings g = sptrsv::time_schemes(pattern.host_view(), b, expected, options.schemes, options.timing);
 
   const double bytes = minimum_bytes(rows, nnz);
   const double bound_ms = level_latency_ms > 0 ? double(levels) * level_latency_ms + bytes / kPeakBytesPerSecond * 1e3 : 0.0;
   double cusparse_ms = 0;
-  for (const bench::SptrsvSolveTiming& s : g.solves)
-    if (s.name == "cusparse" && s.status == "ok") cusparse_ms = s.median_ms;
+  double cusparse_analysis_ms = 0;
+  for (const sptrsv::SchemeTiming& s : g.schemes) {
+    if (s.scheme == "cusparse" && s.status == "ok") cusparse_ms = s.median_ms;
+    if (s.scheme == "cusparse") cusparse_analysis_ms = s.preprocess_ms;
+  }
 
   cli::Json out;
   out.set("matrix", name).set("rows", rows).set("nnz", nnz).set("levels", levels)
       .set("delta", f.delta).set("rnnz_max", static_cast<long long>(f.rnnz_max))
       .set("rows_per_level", f.beta).set("nnz_per_row", f.alpha)
       .set("analysis_ms", f.analysis_ms).set("gpu_available", g.available)
-      .set("device", g.available ? g.device : device).set("runs", options.runs).set("warmups", options.warmups)
+      .set("device", g.available ? g.device : device).set("runs", options.timing.runs).set("warmups", options.timing.warmups)
       .set("bytes", bytes).set("level_latency_us", level_latency_ms * 1e3)
       .set("critical_path_bound_ms", bound_ms);
   if (!g.available) out.set("reason", g.reason);
-  if (g.available) out.set("cusparse_analysis_ms", g.cusparse_analysis_ms);
+  if (g.available) out.set("cusparse_analysis_ms", cusparse_analysis_ms);
   cli::Json variants;
   std::string best;
   double best_ms = 0;
@@ -109,11 +174,12 @@ void run_matrix(const std::string& name, const Csr& input, const bench::SptrsvTi
   if (!g.available) std::fprintf(stderr, "  GPU parts unavailable: %s\n", g.reason.c_str());
   else
     std::fprintf(stderr, "  device %s, cuSPARSE analysis %.2f ms, critical-path bound %.4f ms\n", g.device.c_str(),
-                 g.cusparse_analysis_ms, bound_ms);
-  std::fprintf(stderr, "  %-22s %-11s %10s %9s %9s %8s %9s\n", "variant", "status", "ms", "GFLOP/s", "GB/s",
-               "vs cuSP", "rel.err");
-  for (const bench::SptrsvSolveTiming& s : g.solves) {
+                 cusparse_analysis_ms, bound_ms);
+  std::fprintf(stderr, "  %-22s %-11s %10s %9s %9s %8s %9s %9s\n", "scheme", "status", "ms", "GFLOP/s", "GB/s",
+               "vs cuSP", "rel.err", "prep ms");
+  for (const sptrsv::SchemeTiming& s : g.schemes) {
     cli::Json v;
+    v.set("preprocess_ms", s.preprocess_ms);
     v.set("status", s.status);
     if (!s.error.empty()) v.set("error", s.error);
     const bool timed = s.status == "ok" || s.status == "wrong";
@@ -127,26 +193,27 @@ void run_matrix(const std::string& name, const Csr& input, const bench::SptrsvTi
           .set("gbps", sec > 0 ? bytes / sec * 1e-9 : 0.0);
       if (cusparse_ms > 0) v.set("speedup_vs_cusparse", speedup);
       if (bound_ms > 0) v.set("fraction_of_bound", s.median_ms > 0 ? bound_ms / s.median_ms : 0.0);
-      if (s.name != "cusparse" && (best.empty() || s.median_ms < best_ms)) {
-        best = s.name;
+      if (s.scheme != "cusparse" && (best.empty() || s.median_ms < best_ms)) {
+        best = s.scheme;
         best_ms = s.median_ms;
       }
-      std::fprintf(stderr, "  %-22s %-11s %10.4f %9.2f %9.1f %8.2f %9.1e\n", s.name.c_str(), s.status.c_str(),
-                   s.median_ms, sec > 0 ? 2.0 * double(nnz) / sec * 1e-9 : 0.0, sec > 0 ? bytes / sec * 1e-9 : 0.0,
-                   speedup, s.relative_error);
+      std::fprintf(stderr, "  %-22s %-11s %10.4f %9.2f %9.1f %8.2f %9.1e %9.2f\n", s.scheme.c_str(),
+                   s.status.c_str(), s.median_ms, sec > 0 ? 2.0 * double(nnz) / sec * 1e-9 : 0.0,
+                   sec > 0 ? bytes / sec * 1e-9 : 0.0, speedup, s.relative_error, s.preprocess_ms);
     } else if (timed) {
-      std::fprintf(stderr, "  %-22s %-11s %10.4f %9s %9s %8s %9.1e\n", s.name.c_str(), s.status.c_str(), s.median_ms,
+      std::fprintf(stderr, "  %-22s %-11s %10.4f %9s %9s %8s %9.1e\n", s.scheme.c_str(), s.status.c_str(), s.median_ms,
                    "-", "-", "-", s.relative_error);
     } else {
-      std::fprintf(stderr, "  %-22s %-11s %s\n", s.name.c_str(), s.status.c_str(), s.error.c_str());
+      std::fprintf(stderr, "  %-22s %-11s %s\n", s.scheme.c_str(), s.status.c_str(), s.error.c_str());
     }
-    variants.set(s.name, v);
+    variants.set(s.scheme, v);
   }
   out.set("variants", variants);
   if (!best.empty()) {
     out.set("best_variant", best).set("best_ms", best_ms);
     if (cusparse_ms > 0) out.set("best_speedup_vs_cusparse", cusparse_ms / best_ms);
   }
+  if (g.available && options.auto_modes) auto_modes(pattern, b, expected, options, out);
   std::printf("%s\n", out.str().c_str());
   std::fflush(stdout);
 }
@@ -160,14 +227,31 @@ int main(int argc, char** argv) try {
   p.positional("matrix", "Matrix Market file (.mtx or .mtx.gz); its lower triangle is solved")
       .option("generate", "SPEC", "generate the matrix instead (see `hetsparse gen --help`), e.g. anchor-rmat:12:8")
       .option("runs", "N", "timed solves per variant (the median is reported)", "20")
-      .option("warmups", "N", "untimed solves before them", "3");
+      .option("warmups", "N", "untimed solves before them", "3")
+      .option("ag", "S1;S2;...", "the AG-SpTRSV schemes to time (default: a fixed set of four)", "")
+      .option("perfmodel-dir", "DIR", "where the trained scheme model is looked for (as the runtime's)", "")
+      .flag("no-auto", "skip the auto search / model comparison");
   if (!p.parse(argc - 1, argv + 1)) return 0;
-  bench::SptrsvTimingOptions options;
-  options.runs = static_cast<int>(std::max(1L, p.get_int("runs")));
-  options.warmups = static_cast<int>(std::max(0L, p.get_int("warmups")));
+  BenchOptions options;
+  options.timing.runs = static_cast<int>(std::max(1L, p.get_int("runs")));
+  options.timing.warmups = static_cast<int>(std::max(0L, p.get_int("warmups")));
+  options.timing.tolerance = 1e-10;
+  options.auto_modes = !p.has("no-auto");
+  options.perfmodel_dir = p.get("perfmodel-dir");
+  options.schemes = sptrsv::plain_variant_names();
+  if (options.schemes.empty()) options.schemes = {"syncfree", "yuenyeung", "levelset"};  // reported unavailable
+  std::vector<std::string> ag = kAgSchemes;
+  if (!p.get("ag").empty()) {
+    ag.clear();
+    std::stringstream list(p.get("ag"));
+    for (std::string item; std::getline(list, item, ';');)
+      if (!item.empty()) ag.push_back(item);
+  }
+  options.schemes.insert(options.schemes.end(), ag.begin(), ag.end());
+  options.schemes.emplace_back("cusparse");
 
   std::string device, reason;
-  const double latency_ms = measure_level_latency_ms(options, device, reason);
+  const double latency_ms = measure_level_latency_ms(options.timing, device, reason);
   if (latency_ms > 0)
     std::fprintf(stderr, "one-level latency %.3f us (levelset on a %d-row chain), device %s\n", latency_ms * 1e3,
                  kChainRows, device.c_str());

@@ -6,10 +6,12 @@ log x) as a PNG next to the first JSON file.
 usage: sptrsv_report.py --device "NVIDIA H100" --command "..." sptrsv_bench.jsonl [MORE.jsonl ...]
 
 Each table row: one matrix, its structure (rows, nnz, levels, delta, longest row), the hetsparse
-analysis and cuSPARSE analysis times, cuSPARSE's solve, the fastest correct hetsparse variant with
-its GFLOP/s (2 nnz / t), GB/s (12 B/nonzero + 20 B/row), speedup over cuSPARSE and the measured
-critical-path bound (levels x one-level latency + bytes / 3 TB/s). Variants marked wrong, error or
-unavailable are listed per matrix. Runs with Debian's matplotlib (/usr/bin/python3); the plot is
+analysis and cuSPARSE analysis times, cuSPARSE's solve, the fastest correct hetsparse scheme (plain
+variant or AG-SpTRSV scheme) with its GFLOP/s (2 nnz / t), GB/s (12 B/nonzero + 20 B/row), speedup
+over cuSPARSE and the measured critical-path bound (levels x one-level latency + bytes / 3 TB/s); the
+fastest AG scheme with its preparation time; "auto" by search (its winner, time and selection
+seconds) and by the trained model (its pick and that pick's time over the searched best). Schemes
+marked wrong, error or unavailable are listed per matrix. Runs with Debian's matplotlib (/usr/bin/python3); the plot is
 skipped, with a note, when matplotlib is missing or nothing was timed.
 """
 import argparse
@@ -43,8 +45,9 @@ def table(rows, device, command):
            "(relative error <= 1e-10). best = fastest correct hetsparse variant; bound = levels x one-level "
            "latency (levelset on a 10,000-row chain / 10,000) + minimum bytes / 3 TB/s.\n",
            "| matrix | rows | nnz | levels | δ | rnnz_max | analysis ms | cuSPARSE analysis ms | cuSPARSE ms "
-           "| best variant | best ms | GFLOP/s | GB/s | speedup | bound ms | not ok |",
-           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+           "| best scheme | best ms | GFLOP/s | GB/s | speedup | bound ms | best AG (ms, prep ms) "
+           "| auto search (ms, select s) | auto model (× search) | not ok |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         v = r.get("variants", {})
         cu = v.get("cusparse", {})
@@ -53,12 +56,24 @@ def table(rows, device, command):
         bad = ", ".join(f"{k}: {s.get('status')}" for k, s in v.items() if s.get("status") != "ok")
         if not r.get("gpu_available", False):
             bad = "GPU unavailable: " + r.get("reason", "")
+        ag = [(s["median_ms"], k, s.get("preprocess_ms")) for k, s in v.items()
+              if k.startswith("ag") and s.get("status") == "ok"]
+        ag_cell = "—"
+        if ag:
+            ms, name, prep = min(ag)
+            ag_cell = f"`{name}` ({ms:.4f}, {fmt(prep, '.1f')})"
+        a_s, a_m = r.get("auto_search", {}), r.get("auto_model", {})
+        search_cell = f"`{a_s['scheme']}` ({fmt(a_s.get('ms'), '.4f')}, {fmt(a_s.get('select_s'), '.2f')})" \
+            if a_s.get("scheme") else "—"
+        model_cell = f"`{a_m['scheme']}` ({fmt(a_m.get('vs_search'), '.2f')}×)" if a_m.get("scheme") else \
+            (a_m.get("note") or "—")
         out.append(
             f"| {r['matrix']} | {r['rows']:,} | {r['nnz']:,} | {r['levels']:,} | {fmt(r.get('delta'), '.3f')} | "
             f"{r.get('rnnz_max', 0):,} | {fmt(r.get('analysis_ms'), '.1f')} | {fmt(r.get('cusparse_analysis_ms'), '.2f')} | "
             f"{fmt(cu.get('median_ms'), '.4f')} | {best or '—'} | {fmt(b.get('median_ms'), '.4f')} | "
             f"{fmt(b.get('gflops'), '.2f')} | {fmt(b.get('gbps'), '.0f')} | {fmt(r.get('best_speedup_vs_cusparse'), '.2f')} | "
-            f"{fmt(r.get('critical_path_bound_ms') or None, '.4f')} | {bad or '—'} |")
+            f"{fmt(r.get('critical_path_bound_ms') or None, '.4f')} | {ag_cell} | {search_cell} | {model_cell} | "
+            f"{bad or '—'} |")
     return "\n".join(out) + "\n"
 
 
@@ -77,6 +92,11 @@ def plot(rows, png):
             if name == "cusparse" or s.get("speedup_vs_cusparse") is None or d is None:
                 continue
             series.setdefault(name, []).append((d, s["speedup_vs_cusparse"], r["matrix"]))
+        cu = r.get("variants", {}).get("cusparse", {}).get("median_ms")
+        for mode in ("auto_search", "auto_model"):
+            ms = r.get(mode, {}).get("ms")
+            if cu and ms and d is not None:
+                series.setdefault(mode.replace("_", " (") + ")", []).append((d, cu / ms, r["matrix"]))
     if not series:
         print("sptrsv_report.py: no plot (no variant was timed against cuSPARSE)", file=sys.stderr)
         return False

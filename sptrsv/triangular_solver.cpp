@@ -6,6 +6,7 @@
 
 #include "codelets/sptrsv/sptrsv_codelet.hpp"
 #include "hetsparse/error.hpp"
+#include "sptrsv/selection_store.hpp"
 
 namespace hetsparse::sptrsv {
 
@@ -25,12 +26,6 @@ rt::DataHandle read_only_vector(rt::TaskRuntime& rt, const std::vector<T>& v) {
   return {rt, rt.register_vector({const_cast<T*>(v.data()), v.size(), sizeof(T)})};
 }
 
-std::string auto_variant(const TriangularFeatures& f) {
-  // See TriangularSolver::analyze: a fixed rule, no search and no model yet.
-  const bool pde_like = f.rnnz_max <= 32 && f.rnnz_cov < 1.0;
-  return pde_like ? "syncfree_levelorder" : "yuenyeung";
-}
-
 }  // namespace
 
 TriangularSolver::TriangularSolver(rt::TaskRuntime& runtime) : rt_(runtime) {}
@@ -44,25 +39,47 @@ void TriangularSolver::analyze(const Csr& T, Triangle tri, bool unit_diagonal, c
       throw InvalidArgument("TriangularSolver: device gpu asked for, but this build has no CUDA");
     }
     if (options.variant != "auto") {
-      throw InvalidArgument("TriangularSolver: variant '" + options.variant + "' asked for, but this build has no CUDA");
+      throw InvalidArgument("TriangularSolver: scheme '" + options.variant + "' asked for, but this build has no CUDA");
     }
-  } else if (options.variant != "auto" &&
-             std::find(variants.begin(), variants.end(), options.variant) == variants.end()) {
-    std::string known;
-    for (const auto& v : variants) known += (known.empty() ? "" : ", ") + v;
-    throw InvalidArgument("TriangularSolver: unknown variant '" + options.variant + "' (known: auto, " + known + ")");
+  } else if (options.variant != "auto") {
+    check_scheme(options.variant);  // InvalidArgument naming it
   }
+  const bool gpu = !variants.empty() && options.device != rt::Where::Cpu;
 
-  auto pattern = std::make_unique<TriangularPattern>(T, tri, unit_diagonal, options.analysis);
+  AnalysisOptions analysis = options.analysis;
+  if (gpu && options.calibrated_fusion_threshold) {
+    const std::string name = cuda_device_name();
+    if (!name.empty()) {
+      const SelectionStore store(resolve_perfmodel_dir(options.perfmodel_dir), name);
+      if (const std::optional<double> t = store.fusion_threshold()) analysis.fusion_threshold = *t;
+    }
+  }
+  auto pattern = std::make_unique<TriangularPattern>(T, tri, unit_diagonal, analysis);
   handles_.reset();  // unregisters the previous matrix, if any
+  worker_schemes_.reset();
   pattern_ = std::move(pattern);
   device_ = options.device;
-  if (variants.empty() || device_ == rt::Where::Cpu) {
+  gpu_ = gpu;
+  selection_ = Selection{};
+  variant_index_ = -1;
+  if (!gpu) {
     variant_ = "cpu_serial";
-    variant_index_ = -1;
   } else {
-    variant_ = options.variant == "auto" ? auto_variant(pattern_->features()) : options.variant;
-    variant_index_ = static_cast<int>(std::find(variants.begin(), variants.end(), variant_) - variants.begin());
+    if (options.variant == "auto") {
+      SelectionOptions so;
+      so.mode = options.select;
+      so.perfmodel_dir = options.perfmodel_dir;
+      so.matrix_name = options.matrix_name;
+      selection_ = select_scheme(*pattern_, so);
+      variant_ = selection_.scheme;
+    } else {
+      variant_ = options.variant;
+    }
+    if (check_scheme(variant_) == SchemeKind::Variant) {
+      variant_index_ = static_cast<int>(std::find(variants.begin(), variants.end(), variant_) - variants.begin());
+    } else {
+      worker_schemes_ = std::make_unique<WorkerSchemes>(*pattern_, variant_);
+    }
   }
   register_matrix();
 }
@@ -115,6 +132,8 @@ void TriangularSolver::update_values(const Csr& T) {
     register_values();  // the pattern is unchanged: register its values again
     throw;
   }
+  // The workers' prepared copies hold the old values: prepare again (lazily) from the new ones.
+  if (worker_schemes_) worker_schemes_ = std::make_unique<WorkerSchemes>(*pattern_, variant_);
   register_values();
 }
 
@@ -136,13 +155,13 @@ void TriangularSolver::solve(const double* b, double* x, int nrhs, bool transpos
   rt::DataHandle hb = rt::make_matrix_handle(rt_, const_cast<double*>(b), ld, ld, cols);  // Read only
   rt::DataHandle hx = rt::make_matrix_handle(rt_, x, ld, ld, cols);
 
-  const bool gpu_capable = variant_index_ >= 0 && nrhs == 1 && !transpose;
+  const bool gpu_capable = gpu_ && nrhs == 1 && !transpose;
   codelets::SptrsvMatrixHandles th;
   th.rowptr = handles_->rowptr.id();
   th.colind = handles_->colind.id();
   th.values = handles_->values.id();
-  th.has_device_data = gpu_capable;
-  if (gpu_capable) {
+  th.has_device_data = gpu_capable && variant_index_ >= 0;
+  if (th.has_device_data) {
     th.level_rows = handles_->level_rows.id();
     th.segments = handles_->segments.id();
     th.level_segments = handles_->level_segments.id();
@@ -164,6 +183,7 @@ void TriangularSolver::solve(const double* b, double* x, int nrhs, bool transpos
   params.host_level_ptr = p.level_ptr().data();  // alive until the task completes: we wait below
   params.host_level_nnz = p.level_nnz().data();
   params.cuda_variant = std::max(variant_index_, 0);
+  params.plans = gpu_capable ? worker_schemes_.get() : nullptr;
 
   rt::TaskOptions opt;
   opt.name = transpose ? "sptrsv_transpose" : "sptrsv";
@@ -180,6 +200,10 @@ const TriangularFeatures& TriangularSolver::features() const {
 }
 
 double TriangularSolver::analysis_seconds() const { return pattern_ ? pattern_->analysis_seconds() : 0.0; }
+
+double TriangularSolver::preprocess_seconds() const {
+  return analysis_seconds() + selection_.seconds + (worker_schemes_ ? worker_schemes_->preprocess_seconds() : 0.0);
+}
 
 const TriangularPattern& TriangularSolver::pattern() const {
   if (!pattern_) throw InvalidArgument("TriangularSolver::pattern before analyze");

@@ -1,6 +1,7 @@
 // Sparse triangular solver on the StarPU runtime: analyse a triangular matrix once
 // (sptrsv::TriangularPattern), then solve T X = B or T^T X = B as one `sptrsv` task per solve,
-// on a CPU worker (serial substitution) or a CUDA worker (one of the GPU variants).
+// on a CPU worker (serial substitution) or a CUDA worker (a scheme: a GPU variant, cuSPARSE or an
+// AG-SpTRSV code variant, see prepared_scheme.hpp), chosen by name or by "auto" (scheme_selection.hpp).
 //
 //   sptrsv::TriangularSolver s(runtime);
 //   s.analyze(L, Triangle::Lower, /*unit_diagonal=*/false, {});
@@ -14,6 +15,8 @@
 #include "sparse/types.hpp"
 #include "sptrsv/analysis.hpp"
 #include "sptrsv/features.hpp"
+#include "sptrsv/prepared_scheme.hpp"
+#include "sptrsv/scheme_selection.hpp"
 
 namespace hetsparse::sptrsv {
 
@@ -21,9 +24,18 @@ struct TriangularSolveOptions {
   // Where solves may run: Any (the scheduler decides), Cpu, or Cuda. Solves with nrhs > 1 or
   // transposed always run on a CPU worker (the CUDA variants solve one right-hand side with T).
   rt::Where device = rt::Where::Any;
-  // A name from kernels::gpu_variants() for solves placed on a CUDA worker, or "auto" (see
-  // TriangularSolver::analyze). Solves on CPU workers always use serial substitution.
+  // The scheme for solves placed on a CUDA worker: a kernels::gpu_variants() name, "cusparse",
+  // "ag:key=val,..." (kernels::parse_ag_scheme), or "auto" (see TriangularSolver::analyze). Solves
+  // on CPU workers always use serial substitution.
   std::string variant = "auto";
+  // How "auto" chooses: Default = the trained model when one exists for this GPU, else a search.
+  SelectMode select = SelectMode::Default;
+  // Selection store and calibration files (selection_store.hpp); "" = $STARPU_PERF_MODEL_DIR, else
+  // ~/.cache/hetsparse/perfmodels. Pass rt::Runtime::options().perfmodel_dir to follow the runtime.
+  std::string perfmodel_dir;
+  // Replace analysis.fusion_threshold by this GPU's calibrated one when the store has it.
+  bool calibrated_fusion_threshold = true;
+  std::string matrix_name;  // recorded in the search's timing table
   AnalysisOptions analysis;
 };
 
@@ -34,15 +46,14 @@ class TriangularSolver {
   TriangularSolver(const TriangularSolver&) = delete;
   TriangularSolver& operator=(const TriangularSolver&) = delete;
 
-  // Analyses T (StructureError / InvalidArgument as TriangularPattern), picks the GPU variant and
-  // registers the matrix with the runtime. InvalidArgument for an unknown variant, and for a
-  // named variant or device Cuda in a build without CUDA. A second call replaces the first.
+  // Analyses T (StructureError / InvalidArgument as TriangularPattern), picks the scheme and
+  // registers the matrix with the runtime. InvalidArgument naming an unknown scheme, and for a
+  // named scheme or device Cuda in a build without CUDA. A second call replaces the first.
   //
-  // variant "auto": a fixed heuristic on the features, NOT a search or a learned model (neither is
-  // implemented yet): rows of at most 32 entries and a row-length coefficient of variation below 1
-  // (PDE-like, e.g. Laplacian triangles) take "syncfree_levelorder", which keeps a whole level in
-  // flight; anything else (power-law rows, e.g. R-MAT) takes "yuenyeung", whose per-warp choice
-  // between a thread and a warp per row follows the row lengths.
+  // variant "auto": select_scheme (search or model, options.select) unless the device is Cpu; with
+  // no GPU present, the fixed heuristic. Plain variants solve on the StarPU buffers; cusparse and
+  // ag schemes are prepared lazily, once per CUDA worker, on that worker's first solve (WorkerSchemes:
+  // the worker keeps its own device copy and plan), so warm up once per worker before timing.
   void analyze(const Csr& T, Triangle tri, bool unit_diagonal, const TriangularSolveOptions& options = {});
   // New values for the analysed pattern (TriangularPattern::update_values); the values are
   // registered again, the structure is kept.
@@ -52,10 +63,15 @@ class TriangularSolver {
   void solve(const double* b, double* x, int nrhs = 1, bool transpose = false);
 
   const TriangularFeatures& features() const;
-  // The GPU variant solves placed on a CUDA worker use, or "cpu_serial" when the device is Cpu or
-  // the build has no CUDA variants.
+  // The scheme solves placed on a CUDA worker use, or "cpu_serial" when the device is Cpu or the
+  // build has no CUDA variants.
   const std::string& chosen_variant() const { return variant_; }
+  // How "auto" chose (how == "" for a named scheme or a CPU-only solver).
+  const Selection& selection() const { return selection_; }
   double analysis_seconds() const;  // of the last analyze(): TriangularPattern's analysis
+  // Everything a solve did not pay for: analysis + selection + the scheme preparations done so far
+  // (cusparse / ag: one per CUDA worker that has solved).
+  double preprocess_seconds() const;
   const TriangularPattern& pattern() const;
 
  private:
@@ -64,11 +80,15 @@ class TriangularSolver {
   void register_values();
 
   rt::TaskRuntime& rt_;
+  // Declaration order = reverse destruction order: handles, then prepared schemes, then the pattern.
   std::unique_ptr<TriangularPattern> pattern_;
+  std::unique_ptr<WorkerSchemes> worker_schemes_;  // cusparse / ag schemes only
   std::unique_ptr<Handles> handles_;
   rt::Where device_ = rt::Where::Any;
   std::string variant_;
-  int variant_index_ = -1;  // into codelets::sptrsv_cuda_variants(); -1: CPU only
+  bool gpu_ = false;        // solves may go to CUDA workers
+  int variant_index_ = -1;  // into codelets::sptrsv_cuda_variants() for a plain variant, else -1
+  Selection selection_;
 };
 
 }  // namespace hetsparse::sptrsv

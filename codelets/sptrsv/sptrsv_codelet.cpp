@@ -46,6 +46,13 @@ void sptrsv_cuda_task(void* buffers[], void* cl_arg) {
   if (a.p.nrhs != 1 || a.p.transpose) {
     throw InvalidArgument("sptrsv codelet: the CUDA variants solve T x = b for one right-hand side only");
   }
+  cudaStream_t s = starpu_cuda_get_local_stream();
+  if (a.p.plans != nullptr) {
+    const kernels::SolveWorkspace ws =
+        kernels::make_solve_workspace(rt::cuda::local_workspace(kernels::solve_workspace_bytes(a.p.n)), a.p.n);
+    a.p.plans->solve(starpu_worker_get_id_check(), s, rt::matrix_ptr(buffers[3]), rt::matrix_ptr(buffers[4]), ws);
+    return;
+  }
   if (!a.has_device_data) throw InvalidArgument("sptrsv codelet: CUDA task without the level schedule data");
   const std::vector<std::string> variants = kernels::gpu_variants();
   if (a.p.cuda_variant < 0 || a.p.cuda_variant >= static_cast<int>(variants.size())) {
@@ -70,7 +77,6 @@ void sptrsv_cuda_task(void* buffers[], void* cl_arg) {
     v.level_colind = in<index_t>(buffers[9]);
     v.level_values = in<double>(buffers[10]);
   }
-  cudaStream_t s = starpu_cuda_get_local_stream();
   const kernels::SolveWorkspace ws =
       kernels::make_solve_workspace(rt::cuda::local_workspace(kernels::solve_workspace_bytes(v.n)), v.n);
   kernels::reset_solve_workspace(s, ws);
@@ -106,9 +112,9 @@ void insert_sptrsv(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const Sptrsv
     };
     if (params.nrhs != 1) fail("takes one right-hand side only");
     if (params.transpose) fail("cannot solve with T^T");
-    if (!T.has_device_data) fail("needs the level schedule and segment handles");
+    if (params.plans == nullptr && !T.has_device_data) fail("needs the level schedule and segment handles");
     const int nvariants = static_cast<int>(sptrsv_cuda_variants().size());
-    if (nvariants > 0 && (params.cuda_variant < 0 || params.cuda_variant >= nvariants)) {
+    if (params.plans == nullptr && nvariants > 0 && (params.cuda_variant < 0 || params.cuda_variant >= nvariants)) {
       fail("needs a variant index below " + std::to_string(nvariants));
     }
   }

@@ -1,16 +1,29 @@
 // Task insertion for the sparse triangular solve T X = B (or T^T X = B) on one normalised triangular
 // matrix (sptrsv::TriangularPattern, see codelets/sptrsv/sptrsv.hpp for the layout), as one task.
 // CPU implementation: serial substitution (a StarPU CPU worker is one core). CUDA implementation:
-// one of kernels::gpu_variants(), single right-hand side and no transpose only.
+// one of kernels::gpu_variants() on the registered buffers, or a prepared scheme (SptrsvCudaPlans:
+// cuSPARSE, AG-SpTRSV) that keeps its own device copy; single right-hand side and no transpose only.
 #pragma once
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "codelets/sptrsv/sptrsv.hpp"
 #include "runtime/task_runtime.hpp"
 #include "sparse/types.hpp"
 
 namespace hetsparse::codelets {
+
+// A scheme that needs per-worker preparation (implemented by sptrsv::WorkerSchemes). The CUDA
+// implementation hands it the StarPU worker id and stream, b and x on that device and the worker's
+// solve workspace (not reset: the scheme resets what it uses). Called concurrently from different
+// workers; the object must outlive every task that names it.
+class SptrsvCudaPlans {
+ public:
+  virtual ~SptrsvCudaPlans() = default;
+  virtual void solve(int worker, cudaStream_t stream, const double* b, double* x,
+                     const kernels::SolveWorkspace& ws) = 0;
+};
 
 // The matrix as registered vector handles. rowptr, colind (index_t) and values (double) are the
 // normalised CSR. The rest is what the CUDA variants read; set has_device_data only when they are
@@ -37,6 +50,8 @@ struct SptrsvParams {
   const index_t* host_level_ptr = nullptr;
   const std::int64_t* host_level_nnz = nullptr;
   int cuda_variant = 0;  // index into sptrsv_cuda_variants()
+  // When set, CUDA tasks solve through it instead of cuda_variant (and need no device data handles).
+  SptrsvCudaPlans* plans = nullptr;
 };
 
 const rt::Kernel& sptrsv_kernel();
@@ -45,8 +60,8 @@ const rt::Kernel& sptrsv_kernel();
 std::vector<std::string> sptrsv_cuda_variants();
 
 // b: matrix handle n x nrhs (Read), x: matrix handle n x nrhs (Write); leading dimensions come from
-// the handles. InvalidArgument for a task that may run on CUDA (where != Cpu) without device data,
-// with nrhs > 1, transposed or with a variant index out of range. flops defaults to 2 nnz nrhs.
+// the handles. InvalidArgument for a task that may run on CUDA (where != Cpu) with nrhs > 1,
+// transposed, or (without plans) without device data or with a variant index out of range. flops defaults to 2 nnz nrhs.
 void insert_sptrsv(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const SptrsvMatrixHandles& T, rt::HandleId b,
                    rt::HandleId x, const SptrsvParams& params, std::int64_t nnz);
 

@@ -2,6 +2,7 @@
 // sides, new values) compared with ref::sptrsv; structural errors at analyze; and the GPU variants
 // through the codelet's CUDA implementation (label gpu, skipped without a CUDA worker).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -12,6 +13,9 @@
 #include "hetsparse/error.hpp"
 #include "reference/sparse_reference.hpp"
 #include "sparse/generators.hpp"
+#include "sptrsv/scheme_model.hpp"
+#include "sptrsv/selection_store.hpp"
+#include "sptrsv/timing_table.hpp"
 #include "sptrsv/triangular_solver.hpp"
 #include "tests/runtime/codelet_checks.hpp"
 #include "tests/sptrsv/sptrsv_test_support.hpp"
@@ -164,6 +168,99 @@ TEST(TriangularSolverGpu, EveryGpuVariantThroughStarpu) {
       }
     }
   }
+}
+
+TEST(TriangularSolver, UnknownSchemeIsNamed) {
+  rt::Runtime r(test_runtime_options("eager", 1, 0));
+  const Csr T = solver_input(cases()[0].lower, Triangle::Lower, false, 6);
+  for (const std::string bad : {"warp_magic", "ag:ng=3"}) {
+    sptrsv::TriangularSolver s(r);
+    sptrsv::TriangularSolveOptions o;
+    o.variant = bad;
+    try {
+      s.analyze(T, Triangle::Lower, false, o);
+      ADD_FAILURE() << "accepted '" << bad << "'";
+    } catch (const InvalidArgument& e) {
+      EXPECT_NE(std::string(e.what()).find("'" + bad + "'"), std::string::npos) << e.what();
+    }
+  }
+}
+
+// cuSPARSE and AG schemes go through the codelet's per-worker prepared path: first solve prepares,
+// later ones reuse; x aliasing b and new values (re-preparation) included.
+TEST(TriangularSolverGpu, EverySchemeKindThroughStarpu) {
+  rt::Runtime r(test_runtime_options("eager", 1, 1));
+  if (r.num_cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
+  const std::vector<std::string> schemes = {"cusparse", "ag", "ag:ng=8,sw=4,tf=avg,rb=4,th=4,lr=1,ws=locality,al=2",
+                                            "ag:ng=32,sw=64,lr=1,al=0", "ag:ng=1,sw=1,tf=thresh,rb=2,th=16"};
+  for (const Case& c : cases()) {
+    for (Triangle tri : {Triangle::Lower, Triangle::Upper}) {
+      const Csr T = solver_input(c.lower, tri, false, 6);
+      for (const std::string& v : schemes) {
+        const std::string what = std::string(c.name) + (tri == Triangle::Upper ? " upper " : " lower ") + v;
+        sptrsv::TriangularSolver s(r);
+        sptrsv::TriangularSolveOptions o;
+        o.device = rt::Where::Cuda;
+        o.variant = v;
+        s.analyze(T, tri, false, o);
+        EXPECT_EQ(s.chosen_variant(), v);
+        const std::vector<double> B = random_values(static_cast<std::size_t>(T.rows), 9);
+        for (int round = 0; round < 2; ++round) {
+          std::vector<double> X(B.size(), std::nan(""));
+          s.solve(B.data(), X.data());
+          expect_matches_reference(T, tri, false, false, B, X, 1, what + " round " + std::to_string(round));
+        }
+        EXPECT_GT(s.preprocess_seconds(), s.analysis_seconds()) << what << ": preparation not counted";
+        std::vector<double> XB = B;  // x aliasing b
+        s.solve(XB.data(), XB.data());
+        expect_matches_reference(T, tri, false, false, B, XB, 1, what + " in place");
+        Csr T2 = T;
+        for (double& val : T2.values) val *= 2.0;
+        s.update_values(T2);
+        std::vector<double> X2(B.size(), std::nan(""));
+        s.solve(B.data(), X2.data());
+        expect_matches_reference(T2, tri, false, false, B, X2, 1, what + " new values");
+      }
+    }
+  }
+}
+
+// auto: a search (cached under the fingerprint, so a second analyze reuses it), then a model fitted
+// from the search's timing table picks a scheme without timing.
+TEST(TriangularSolverGpu, AutoSearchCachesAndModelPredicts) {
+  rt::Runtime r(test_runtime_options("eager", 1, 1));
+  if (r.num_cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
+  const std::string dir = ::testing::TempDir() + "hetsparse_auto_" + std::to_string(::getpid());
+  const Csr T = solver_input(cases()[1].lower, Triangle::Lower, false, 6);
+  sptrsv::TriangularSolveOptions o;
+  o.device = rt::Where::Cuda;
+  o.select = sptrsv::SelectMode::Search;
+  o.perfmodel_dir = dir;
+  sptrsv::TriangularSolver s(r);
+  s.analyze(T, Triangle::Lower, false, o);
+  ASSERT_EQ(s.selection().how, "search") << s.selection().note;
+  const std::string searched = s.chosen_variant();
+  EXPECT_GT(s.selection().best_ms, 0.0);
+  const std::vector<double> B = random_values(static_cast<std::size_t>(T.rows), 9);
+  std::vector<double> X(B.size(), std::nan(""));
+  s.solve(B.data(), X.data());
+  expect_matches_reference(T, Triangle::Lower, false, false, B, X, 1, "auto search " + searched);
+
+  s.analyze(T, Triangle::Lower, false, o);
+  EXPECT_EQ(s.selection().how, "search-cache");
+  EXPECT_EQ(s.chosen_variant(), searched);
+
+  const sptrsv::SelectionStore store(dir, s.selection().gpu);
+  const std::vector<sptrsv::TimingSample> table = sptrsv::read_timing_tables({store.timings_path()});
+  ASSERT_EQ(table.size(), 1u);
+  sptrsv::SchemeModel::fit(table, 1, store.gpu()).save(store.model_path());
+  o.select = sptrsv::SelectMode::Default;  // a model exists now
+  s.analyze(T, Triangle::Lower, false, o);
+  EXPECT_EQ(s.selection().how, "model");
+  EXPECT_EQ(s.chosen_variant(), searched);  // one training matrix, the same one
+  std::fill(X.begin(), X.end(), std::nan(""));
+  s.solve(B.data(), X.data());
+  expect_matches_reference(T, Triangle::Lower, false, false, B, X, 1, "auto model " + searched);
 }
 
 }  // namespace

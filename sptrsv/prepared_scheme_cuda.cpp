@@ -1,0 +1,134 @@
+// Scheme dispatch and preparation on the GPU (see prepared_scheme.hpp). Plain C++ over the kernels'
+// host APIs; compiled only in CUDA builds.
+#include <algorithm>
+#include <chrono>
+
+#include "codelets/sptrsv/sptrsv_ag.hpp"
+#include "codelets/sptrsv/sptrsv_cusparse.hpp"
+#include "hetsparse/error.hpp"
+#include "sptrsv/prepared_scheme.hpp"
+
+namespace hetsparse::sptrsv {
+
+SchemeKind check_scheme(const std::string& scheme) {
+  if (scheme == "cusparse") return SchemeKind::Cusparse;
+  if (scheme == "ag" || scheme.rfind("ag:", 0) == 0) {
+    try {
+      kernels::validate(kernels::parse_ag_scheme(scheme));
+    } catch (const std::exception& e) {
+      throw InvalidArgument("SpTRSV scheme '" + scheme + "': " + e.what());
+    }
+    return SchemeKind::Ag;
+  }
+  const std::vector<std::string> variants = kernels::gpu_variants();
+  if (std::find(variants.begin(), variants.end(), scheme) != variants.end()) return SchemeKind::Variant;
+  std::string known;
+  for (const std::string& v : variants) known += v + ", ";
+  throw InvalidArgument("unknown SpTRSV scheme '" + scheme + "' (known: auto, " + known + "cusparse, ag:key=val,...)");
+}
+
+std::vector<std::string> plain_variant_names() { return kernels::gpu_variants(); }
+
+std::vector<std::string> candidate_schemes(const TriangularPattern& p) {
+  std::vector<std::string> out = kernels::gpu_variants();
+  out.emplace_back("cusparse");
+  const double mean_row = p.rows() > 0 ? double(p.nnz()) / double(p.rows()) : 0.0;
+  for (const kernels::AgScheme& s : kernels::ag_search_space(p.rows(), p.nnz(), p.num_levels(), mean_row)) {
+    out.push_back(kernels::to_string(s));
+  }
+  return out;
+}
+
+struct PreparedScheme::Impl {
+  std::string scheme;
+  SchemeKind kind = SchemeKind::Variant;
+  kernels::TriangularDeviceView device;
+  std::unique_ptr<kernels::CusparseSpsv> cusparse;
+  std::unique_ptr<kernels::AgSolver> ag;
+  double seconds = 0;
+};
+
+PreparedScheme::PreparedScheme(cudaStream_t stream, const kernels::TriangularView& host,
+                               const kernels::TriangularDeviceView& device, const std::string& scheme)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->scheme = scheme;
+  impl_->kind = check_scheme(scheme);
+  impl_->device = device;
+  const auto t0 = std::chrono::steady_clock::now();
+  if (impl_->kind == SchemeKind::Cusparse) {
+    impl_->cusparse = std::make_unique<kernels::CusparseSpsv>(stream, device);
+  } else if (impl_->kind == SchemeKind::Ag) {
+    impl_->ag = std::make_unique<kernels::AgSolver>(stream, host, device, kernels::parse_ag_scheme(scheme));
+  }
+  impl_->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+PreparedScheme::~PreparedScheme() = default;
+
+void PreparedScheme::solve(cudaStream_t stream, const double* b, double* x, const kernels::SolveWorkspace& ws) const {
+  switch (impl_->kind) {
+    case SchemeKind::Variant:
+      kernels::reset_solve_workspace(stream, ws);
+      kernels::solve_cuda(impl_->scheme, stream, impl_->device, b, x, ws);
+      return;
+    case SchemeKind::Cusparse:
+      if (stream != impl_->cusparse->stream()) {
+        throw InvalidArgument("PreparedScheme 'cusparse': solve on a stream other than the one it was prepared on");
+      }
+      if (b == x) throw InvalidArgument("PreparedScheme 'cusparse': b and x must be distinct arrays");
+      impl_->cusparse->solve(b, x);
+      return;
+    case SchemeKind::Ag:
+      impl_->ag->solve(stream, b, x, ws);
+      return;
+  }
+}
+
+const std::string& PreparedScheme::scheme() const { return impl_->scheme; }
+SchemeKind PreparedScheme::kind() const { return impl_->kind; }
+double PreparedScheme::preprocess_seconds() const { return impl_->seconds; }
+
+struct WorkerSchemes::Slot {
+  cudaStream_t stream = nullptr;
+  std::unique_ptr<kernels::DeviceTriangular> matrix;
+  std::unique_ptr<PreparedScheme> prepared;
+};
+
+WorkerSchemes::WorkerSchemes(const TriangularPattern& pattern, std::string scheme)
+    : pattern_(pattern), scheme_(std::move(scheme)) {
+  check_scheme(scheme_);
+}
+
+// Slots free their device memory here, on the thread that drops the solver; the workers' streams
+// have no solve of ours in flight then (TriangularSolver waits for every task it submits).
+WorkerSchemes::~WorkerSchemes() = default;
+
+void WorkerSchemes::solve(int worker, cudaStream_t stream, const double* b, double* x,
+                          const kernels::SolveWorkspace& ws) {
+  Slot* slot = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto& s = slots_[worker];
+    if (!s) s = std::make_unique<Slot>();
+    slot = s.get();
+  }
+  // Only worker `worker` ever touches its slot, so preparation runs outside the lock.
+  if (!slot->prepared) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const kernels::TriangularView host = pattern_.host_view();
+    slot->matrix = std::make_unique<kernels::DeviceTriangular>(stream, host);
+    slot->prepared = std::make_unique<PreparedScheme>(stream, host, slot->matrix->view(), scheme_);
+    slot->stream = stream;
+    const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::lock_guard<std::mutex> lock(mutex_);
+    preprocess_seconds_ += dt;
+  }
+  slot->prepared->solve(stream, b, x, ws);
+}
+
+double WorkerSchemes::preprocess_seconds() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return preprocess_seconds_;
+}
+
+}  // namespace hetsparse::sptrsv

@@ -1,0 +1,39 @@
+// Builds without CUDA: no scheme can run (see prepared_scheme.hpp); every entry point says so.
+#include "hetsparse/error.hpp"
+#include "sptrsv/prepared_scheme.hpp"
+
+namespace hetsparse::sptrsv {
+
+SchemeKind check_scheme(const std::string& scheme) {
+  throw InvalidArgument("SpTRSV scheme '" + scheme + "' asked for, but this build has no CUDA");
+}
+
+std::vector<std::string> plain_variant_names() { return {}; }
+
+std::vector<std::string> candidate_schemes(const TriangularPattern&) { return {}; }
+
+struct PreparedScheme::Impl {};
+
+PreparedScheme::PreparedScheme(cudaStream_t, const kernels::TriangularView&, const kernels::TriangularDeviceView&,
+                               const std::string& scheme) {
+  check_scheme(scheme);
+}
+PreparedScheme::~PreparedScheme() = default;
+void PreparedScheme::solve(cudaStream_t, const double*, double*, const kernels::SolveWorkspace&) const {}
+const std::string& PreparedScheme::scheme() const {
+  static const std::string none;
+  return none;
+}
+SchemeKind PreparedScheme::kind() const { return SchemeKind::Variant; }
+double PreparedScheme::preprocess_seconds() const { return 0; }
+
+struct WorkerSchemes::Slot {};
+WorkerSchemes::WorkerSchemes(const TriangularPattern& pattern, std::string scheme)
+    : pattern_(pattern), scheme_(std::move(scheme)) {
+  check_scheme(scheme_);
+}
+WorkerSchemes::~WorkerSchemes() = default;
+void WorkerSchemes::solve(int, cudaStream_t, const double*, double*, const kernels::SolveWorkspace&) {}
+double WorkerSchemes::preprocess_seconds() const { return 0; }
+
+}  // namespace hetsparse::sptrsv

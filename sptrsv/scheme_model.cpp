@@ -1,0 +1,317 @@
+// k-nearest-neighbour scheme model: fitting, prediction, the TSV model file, leave-one-out.
+//
+// Model file (one record per line, tab-separated):
+//   hetsparse-sptrsv-model 1 | gpu NAME | k K | inputs NAMES... | mean V... | scale V... | weight W... |
+//   schemes NAMES... | sample NAME Z... LOGRATIO...   (one line per training matrix)
+#include "sptrsv/scheme_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <set>
+#include <sstream>
+
+#include "hetsparse/error.hpp"
+
+namespace hetsparse::sptrsv {
+namespace {
+
+const double kMissing = std::log(10.0);  // a scheme a neighbour did not time: 10x its best
+
+double get(const std::map<std::string, double>& f, const char* name) {
+  const auto it = f.find(name);
+  if (it == f.end()) throw InvalidArgument(std::string("scheme model: feature '") + name + "' missing");
+  return it->second;
+}
+
+double log_pos(double v) { return std::log10(std::max(v, 1e-12)); }
+
+std::vector<std::string> split_tabs(const std::string& line) {
+  std::vector<std::string> out;
+  std::stringstream ss(line);
+  std::string cell;
+  while (std::getline(ss, cell, '\t')) out.push_back(cell);
+  return out;
+}
+
+std::string fmt(double v) {
+  std::ostringstream o;
+  o.precision(17);
+  o << v;
+  return o.str();
+}
+
+}  // namespace
+
+// Scores of every scheme (weighted mean log-ratio over the k nearest samples, skipping `skip`).
+std::vector<double> SchemeModel::scores(const std::vector<double>& z, std::size_t skip) const {
+  std::vector<std::pair<double, std::size_t>> dist;
+  for (std::size_t i = 0; i < samples_.size(); ++i) {
+    if (i == skip) continue;
+    double d2 = 0;
+    for (std::size_t j = 0; j < z.size(); ++j) {
+      d2 += weight_[j] * (z[j] - samples_[i].z[j]) * (z[j] - samples_[i].z[j]);
+    }
+    dist.emplace_back(std::sqrt(d2), i);
+  }
+  std::vector<double> score(schemes_.size(), 0.0);
+  const std::size_t k = std::min<std::size_t>(static_cast<std::size_t>(k_), dist.size());
+  if (k == 0) return score;
+  std::partial_sort(dist.begin(), dist.begin() + static_cast<std::ptrdiff_t>(k), dist.end());
+  double den = 0;
+  for (std::size_t n = 0; n < k; ++n) {
+    const double w = 1.0 / (dist[n].first + 1e-3);  // an exact match dominates, but not infinitely
+    for (std::size_t s = 0; s < schemes_.size(); ++s) score[s] += w * samples_[dist[n].second].log_ratio[s];
+    den += w;
+  }
+  for (double& v : score) v /= den;
+  return score;
+}
+
+// Mean log-ratio of the leave-one-out predictions with the current weights.
+double SchemeModel::loo_loss() const {
+  double loss = 0;
+  for (std::size_t i = 0; i < samples_.size(); ++i) {
+    const std::vector<double> sc = scores(samples_[i].z, i);
+    const std::size_t pick = static_cast<std::size_t>(std::min_element(sc.begin(), sc.end()) - sc.begin());
+    loss += samples_[i].log_ratio[pick];
+  }
+  return loss / double(samples_.size());
+}
+
+std::vector<std::string> model_input_names() {
+  return {"log_m", "log_rnnz", "log_rnnz_max", "log1p_rnnz_cov", "log_layer_num", "log_rows_per_level",
+          "log1p_lnnz_cov", "dep_dist"};
+}
+
+std::vector<double> model_inputs(const std::map<std::string, double>& f) {
+  return {log_pos(get(f, "m")),           log_pos(get(f, "rnnz")),     log_pos(get(f, "rnnz_max")),
+          log_pos(1 + get(f, "rnnz_cov")), log_pos(get(f, "layer_num")), log_pos(get(f, "beta")),
+          log_pos(1 + get(f, "lnnz_cov")), get(f, "dep_dist")};
+}
+
+std::vector<double> model_inputs(const TriangularFeatures& f) {
+  std::map<std::string, double> m;
+  for (const auto& [name, value] : f.as_list()) m[name] = value;
+  return model_inputs(m);
+}
+
+SchemeModel SchemeModel::fit(const std::vector<TimingSample>& samples, int k, const std::string& gpu) {
+  if (k < 1) throw InvalidArgument("SchemeModel::fit: k must be at least 1");
+  SchemeModel m;
+  m.gpu_ = gpu;
+  m.k_ = k;
+  std::set<std::string> names;
+  std::vector<const TimingSample*> used;
+  for (const TimingSample& s : samples) {
+    bool any = false;
+    for (const auto& [scheme, ms] : s.times_ms) {
+      if (std::isfinite(ms) && ms > 0) {
+        names.insert(scheme);
+        any = true;
+      }
+    }
+    if (any) used.push_back(&s);
+  }
+  if (used.empty()) throw InvalidArgument("SchemeModel::fit: no sample has a timed scheme");
+  m.schemes_.assign(names.begin(), names.end());
+  const std::size_t d = model_input_names().size();
+  std::vector<std::vector<double>> x;
+  for (const TimingSample* s : used) x.push_back(model_inputs(s->features));
+  m.mean_.assign(d, 0.0);
+  m.scale_.assign(d, 0.0);
+  for (const auto& xi : x)
+    for (std::size_t j = 0; j < d; ++j) m.mean_[j] += xi[j] / double(x.size());
+  for (const auto& xi : x)
+    for (std::size_t j = 0; j < d; ++j) m.scale_[j] += (xi[j] - m.mean_[j]) * (xi[j] - m.mean_[j]) / double(x.size());
+  // A constant input carries no information: scale 1 keeps it from dividing by zero.
+  for (double& s : m.scale_) s = s > 1e-24 ? std::sqrt(s) : 1.0;
+  for (std::size_t i = 0; i < used.size(); ++i) {
+    Sample smp;
+    smp.name = used[i]->name;
+    smp.z = m.standardise(x[i]);
+    double best = std::numeric_limits<double>::infinity();
+    for (const auto& [scheme, ms] : used[i]->times_ms)
+      if (std::isfinite(ms) && ms > 0) best = std::min(best, ms);
+    for (const std::string& scheme : m.schemes_) {
+      const auto it = used[i]->times_ms.find(scheme);
+      const bool timed = it != used[i]->times_ms.end() && std::isfinite(it->second) && it->second > 0;
+      smp.log_ratio.push_back(timed ? std::min(std::log(it->second / best), kMissing) : kMissing);
+    }
+    m.samples_.push_back(std::move(smp));
+  }
+  // Forward selection of the inputs (weights 0/1) by leave-one-out loss: plain k-NN drowns a rule
+  // carried by one feature in the noise of the others. Ties keep the smaller set.
+  m.weight_.assign(d, 1.0);
+  if (m.samples_.size() >= 4) {
+    m.weight_.assign(d, 0.0);
+    double best = std::numeric_limits<double>::infinity();
+    for (;;) {
+      std::size_t add = d;
+      for (std::size_t j = 0; j < d; ++j) {
+        if (m.weight_[j] > 0) continue;
+        m.weight_[j] = 1.0;
+        const double loss = m.loo_loss();
+        m.weight_[j] = 0.0;
+        if (loss < best - 1e-12) {
+          best = loss;
+          add = j;
+        }
+      }
+      if (add == d) break;
+      m.weight_[add] = 1.0;
+    }
+    if (std::all_of(m.weight_.begin(), m.weight_.end(), [](double w) { return w == 0.0; })) m.weight_.assign(d, 1.0);
+  }
+  return m;
+}
+
+std::vector<double> SchemeModel::standardise(const std::vector<double>& inputs) const {
+  if (inputs.size() != mean_.size()) throw InvalidArgument("SchemeModel: wrong number of inputs");
+  std::vector<double> z(inputs.size());
+  for (std::size_t j = 0; j < z.size(); ++j) z[j] = (inputs[j] - mean_[j]) / scale_[j];
+  return z;
+}
+
+std::string SchemeModel::predict(const std::vector<double>& inputs, const std::vector<std::string>& allowed) const {
+  if (samples_.empty()) return "";
+  const std::vector<double> sc = scores(standardise(inputs), samples_.size());
+  std::string best;
+  double best_score = std::numeric_limits<double>::infinity();
+  for (std::size_t s = 0; s < schemes_.size(); ++s) {
+    if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), schemes_[s]) == allowed.end()) continue;
+    if (sc[s] < best_score) {
+      best_score = sc[s];
+      best = schemes_[s];
+    }
+  }
+  return best;
+}
+
+void SchemeModel::save(const std::string& path) const {
+  std::ofstream out(path);
+  if (!out) throw InvalidArgument("SchemeModel::save: cannot write '" + path + "'");
+  const auto row = [&out](const std::string& key, const std::vector<std::string>& cells) {
+    out << key;
+    for (const std::string& c : cells) out << '\t' << c;
+    out << '\n';
+  };
+  const auto nums = [](const std::vector<double>& v) {
+    std::vector<std::string> c;
+    for (double x : v) c.push_back(fmt(x));
+    return c;
+  };
+  row("hetsparse-sptrsv-model", {"1"});
+  row("gpu", {gpu_});
+  row("k", {std::to_string(k_)});
+  row("inputs", model_input_names());
+  row("mean", nums(mean_));
+  row("scale", nums(scale_));
+  row("weight", nums(weight_));
+  row("schemes", schemes_);
+  for (const Sample& s : samples_) {
+    std::vector<std::string> c = {s.name};
+    for (const std::string& v : nums(s.z)) c.push_back(v);
+    for (const std::string& v : nums(s.log_ratio)) c.push_back(v);
+    row("sample", c);
+  }
+  if (!out) throw InvalidArgument("SchemeModel::save: writing '" + path + "' failed");
+}
+
+SchemeModel SchemeModel::load(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InvalidArgument("SchemeModel::load: cannot read '" + path + "'");
+  SchemeModel m;
+  const std::size_t d = model_input_names().size();
+  std::string line;
+  long line_no = 0;
+  const auto fail = [&](const std::string& why) {
+    throw ParseError(path, line_no, "scheme model: " + why);
+  };
+  const auto numbers = [&](const std::vector<std::string>& c, std::size_t from, std::size_t count) {
+    if (c.size() < from + count) fail("expected " + std::to_string(count) + " numbers");
+    std::vector<double> v;
+    for (std::size_t i = from; i < from + count; ++i) {
+      try {
+        v.push_back(std::stod(c[i]));
+      } catch (const std::exception&) {
+        fail("'" + c[i] + "' is not a number");
+      }
+    }
+    return v;
+  };
+  bool header = false;
+  while (std::getline(in, line)) {
+    ++line_no;
+    const std::vector<std::string> c = split_tabs(line);
+    if (c.empty()) continue;
+    if (c[0] == "hetsparse-sptrsv-model") {
+      if (c.size() < 2 || c[1] != "1") fail("unsupported version");
+      header = true;
+    } else if (!header) {
+      fail("not a hetsparse scheme model (no header line)");
+    } else if (c[0] == "gpu") {
+      m.gpu_ = c.size() > 1 ? c[1] : "";
+    } else if (c[0] == "k") {
+      m.k_ = static_cast<int>(numbers(c, 1, 1)[0]);
+      if (m.k_ < 1) fail("k must be at least 1");
+    } else if (c[0] == "inputs") {
+      if (std::vector<std::string>(c.begin() + 1, c.end()) != model_input_names()) fail("inputs differ from this build's");
+    } else if (c[0] == "mean") {
+      m.mean_ = numbers(c, 1, d);
+    } else if (c[0] == "scale") {
+      m.scale_ = numbers(c, 1, d);
+    } else if (c[0] == "weight") {
+      m.weight_ = numbers(c, 1, d);
+    } else if (c[0] == "schemes") {
+      m.schemes_.assign(c.begin() + 1, c.end());
+    } else if (c[0] == "sample") {
+      if (c.size() != 2 + d + m.schemes_.size()) fail("sample line with the wrong number of cells");
+      Sample s;
+      s.name = c[1];
+      s.z = numbers(c, 2, d);
+      s.log_ratio = numbers(c, 2 + d, m.schemes_.size());
+      m.samples_.push_back(std::move(s));
+    } else {
+      fail("unknown record '" + c[0] + "'");
+    }
+  }
+  if (!header) fail("empty file");
+  if (m.mean_.size() != d || m.scale_.size() != d || m.weight_.size() != d) fail("mean, scale or weight missing");
+  return m;
+}
+
+ModelEvaluation leave_one_out(const std::vector<TimingSample>& samples, int k) {
+  if (samples.size() < 2) throw InvalidArgument("leave_one_out: needs at least 2 samples");
+  ModelEvaluation e;
+  double log_sum = 0;
+  int close = 0;
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    std::vector<TimingSample> rest;
+    for (std::size_t j = 0; j < samples.size(); ++j)
+      if (j != i) rest.push_back(samples[j]);
+    double best = std::numeric_limits<double>::infinity();
+    std::vector<std::string> timed;
+    for (const auto& [scheme, ms] : samples[i].times_ms) {
+      if (std::isfinite(ms) && ms > 0) {
+        best = std::min(best, ms);
+        timed.push_back(scheme);
+      }
+    }
+    if (timed.empty()) continue;
+    const SchemeModel m = SchemeModel::fit(rest, k);
+    const std::string p = m.predict(model_inputs(samples[i].features), timed);
+    const double ratio = p.empty() ? 10.0 : samples[i].times_ms.at(p) / best;
+    log_sum += std::log(ratio);
+    close += ratio <= 1.1 ? 1 : 0;
+    ++e.samples;
+  }
+  if (e.samples > 0) {
+    e.geomean_ratio = std::exp(log_sum / e.samples);
+    e.within_10_percent = double(close) / e.samples;
+  }
+  return e;
+}
+
+}  // namespace hetsparse::sptrsv

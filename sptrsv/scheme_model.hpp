@@ -1,0 +1,82 @@
+// The learned SpTRSV scheme selector ("auto" in model mode): k-nearest neighbours on standardised
+// log-features, trained from the search's timing tables. Each training sample is one matrix: its
+// model inputs and, per scheme, time / best time of that matrix. A prediction picks the scheme with
+// the smallest distance-weighted mean log-ratio over the k nearest samples, so a scheme that is
+// close to the best everywhere beats one that wins one neighbour and fails another (the spirit of
+// AG-SpTRSV's "85 % of the best" labels, without the MLP's training cost or dependencies). The
+// inputs the distance uses are chosen at fit time by forward selection on the leave-one-out loss.
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sptrsv/features.hpp"
+
+namespace hetsparse::sptrsv {
+
+// Named features (TriangularFeatures::as_list() names) -> the model's inputs, in model_input_names()
+// order: logs of sizes and ratios, so a 1M-row and a 2M-row Laplacian sit close together.
+std::vector<std::string> model_input_names();
+std::vector<double> model_inputs(const std::map<std::string, double>& features);
+std::vector<double> model_inputs(const TriangularFeatures& f);
+
+// One matrix of a timing table: features and the median solve milliseconds of each scheme that ran
+// correctly (failed or wrong schemes are left out).
+struct TimingSample {
+  std::string name;  // matrix or fingerprint, for reports
+  std::map<std::string, double> features;
+  std::map<std::string, double> times_ms;
+};
+
+class SchemeModel {
+ public:
+  SchemeModel() = default;
+  // InvalidArgument when no sample has a timed scheme, or k < 1.
+  static SchemeModel fit(const std::vector<TimingSample>& samples, int k = 3, const std::string& gpu = "");
+
+  // The predicted scheme among `allowed` (empty: any scheme the model knows); "" when none of them is
+  // known to the model. A scheme a neighbour did not time (or that failed there) counts as 10x
+  // slower than that neighbour's best.
+  std::string predict(const std::vector<double>& inputs, const std::vector<std::string>& allowed = {}) const;
+  std::string predict(const TriangularFeatures& f, const std::vector<std::string>& allowed = {}) const {
+    return predict(model_inputs(f), allowed);
+  }
+
+  // Text file (TSV, see scheme_model.cpp); load throws ParseError naming the file and line.
+  void save(const std::string& path) const;
+  static SchemeModel load(const std::string& path);
+
+  bool empty() const { return samples_.empty(); }
+  const std::string& gpu() const { return gpu_; }
+  const std::vector<std::string>& schemes() const { return schemes_; }
+  std::size_t num_samples() const { return samples_.size(); }
+
+ private:
+  struct Sample {
+    std::string name;
+    std::vector<double> z;       // standardised inputs
+    std::vector<double> log_ratio;  // per schemes_ entry; kMissing where not timed
+  };
+  std::vector<double> standardise(const std::vector<double>& inputs) const;
+  std::vector<double> scores(const std::vector<double>& z, std::size_t skip) const;
+  double loo_loss() const;
+
+  std::string gpu_;
+  int k_ = 3;
+  std::vector<double> mean_, scale_;
+  std::vector<double> weight_;  // per input, 0 or 1: the inputs forward selection kept
+  std::vector<std::string> schemes_;
+  std::vector<Sample> samples_;
+};
+
+// Leave-one-out evaluation: for each sample, a model fitted on the others predicts it; the result
+// is the geometric mean of (time of the predicted scheme / best time) and the share of samples
+// whose prediction is within 10 % of the best. Needs at least 2 samples.
+struct ModelEvaluation {
+  double geomean_ratio = 0;
+  double within_10_percent = 0;
+  int samples = 0;
+};
+ModelEvaluation leave_one_out(const std::vector<TimingSample>& samples, int k = 3);
+
+}  // namespace hetsparse::sptrsv

@@ -1,0 +1,129 @@
+// "auto" scheme selection: search with cache and timing table, model prediction, heuristic fallback.
+#include "sptrsv/scheme_selection.hpp"
+
+#include <chrono>
+#include <optional>
+#include <random>
+
+#include "hetsparse/error.hpp"
+#include "sptrsv/fingerprint.hpp"
+#include "sptrsv/prepared_scheme.hpp"
+#include "sptrsv/scheme_model.hpp"
+#include "sptrsv/selection_store.hpp"
+#include "sptrsv/timing_table.hpp"
+
+namespace hetsparse::sptrsv {
+namespace {
+
+double since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+void search(const TriangularPattern& p, const SelectionOptions& o, const SelectionStore& store,
+            const std::vector<std::string>& candidates, Selection& s) {
+  if (o.use_cache) {
+    if (const std::optional<std::string> cached = store.cached_scheme(s.fingerprint)) {
+      s.scheme = *cached;
+      s.how = "search-cache";
+      return;
+    }
+  }
+  const kernels::TriangularView t = p.host_view();
+  std::vector<double> b(static_cast<std::size_t>(p.rows())), expected(b.size());
+  std::mt19937_64 rng(s.fingerprint);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (double& v : b) v = u(rng);
+  kernels::sptrsv_cpu(t, b.data(), p.rows(), expected.data(), p.rows(), 1);
+  s.timings = time_schemes(t, b, expected, candidates, o.timing);
+  const SchemeTiming* best = fastest(s.timings);
+  if (best == nullptr) {
+    s.scheme = heuristic_scheme(p.features());
+    s.how = "heuristic";
+    s.note = s.timings.available ? "no candidate scheme solved correctly" : s.timings.reason;
+    return;
+  }
+  s.scheme = best->scheme;
+  s.how = "search";
+  s.best_ms = best->median_ms;
+  if (o.use_cache) store.store_scheme(s.fingerprint, s.scheme, best->median_ms);
+  if (o.record_timings) {
+    std::vector<std::pair<std::string, double>> times;
+    for (const SchemeTiming& e : s.timings.schemes)
+      if (e.status == "ok") times.emplace_back(e.scheme, e.median_ms);
+    store.append_timings(timing_record_json(o.matrix_name, s.fingerprint, s.gpu, p.features(), times));
+  }
+}
+
+}  // namespace
+
+SelectMode parse_select_mode(const std::string& s) {
+  if (s.empty() || s == "default") return SelectMode::Default;
+  if (s == "search") return SelectMode::Search;
+  if (s == "model") return SelectMode::Model;
+  throw InvalidArgument("SpTRSV selection mode '" + s + "' (known: search, model, default)");
+}
+
+std::string heuristic_scheme(const TriangularFeatures& f) {
+  const bool pde_like = f.rnnz_max <= 32 && f.rnnz_cov < 1.0;
+  return pde_like ? "syncfree_levelorder" : "yuenyeung";
+}
+
+const SchemeTiming* fastest(const SchemeTimings& t) {
+  const SchemeTiming* best = nullptr;
+  for (const SchemeTiming& s : t.schemes)
+    if (s.status == "ok" && (best == nullptr || s.median_ms < best->median_ms)) best = &s;
+  return best;
+}
+
+Selection select_scheme(const TriangularPattern& p, const SelectionOptions& o) {
+  const auto t0 = std::chrono::steady_clock::now();
+  Selection s;
+  s.gpu = cuda_device_name();
+  s.fingerprint = pattern_fingerprint(p);
+  const std::vector<std::string> candidates = candidate_schemes(p);
+  if (s.gpu.empty() || candidates.empty()) {
+    s.scheme = heuristic_scheme(p.features());
+    s.how = "heuristic";
+    s.note = "no GPU to time or predict for";
+    s.seconds = since(t0);
+    return s;
+  }
+  const SelectionStore store(resolve_perfmodel_dir(o.perfmodel_dir), s.gpu);
+  const std::optional<std::string> model_file = find_model_file(store);
+  SelectMode mode = o.mode == SelectMode::Default ? (model_file ? SelectMode::Model : SelectMode::Search) : o.mode;
+  std::optional<SchemeModel> model;
+  if (model_file) model = SchemeModel::load(*model_file);
+  if (mode == SelectMode::Model) {
+    std::string predicted;
+    if (model) {
+      predicted = model->predict(p.features(), candidates);
+      // A model trained on other AG schemes than this matrix's space: any scheme it knows will do.
+      if (predicted.empty()) predicted = model->predict(p.features());
+    }
+    std::string unusable;
+    if (!predicted.empty()) {
+      try {
+        check_scheme(predicted);
+        s.scheme = predicted;
+        s.how = "model";
+        s.seconds = since(t0);
+        return s;
+      } catch (const InvalidArgument& e) {
+        unusable = e.what();  // a model from another build's scheme set
+      }
+    }
+    s.note = !model          ? "no trained model for " + s.gpu + " (looked for " + store.model_path() + "); searched"
+             : unusable.empty() ? "the model knows no scheme; searched"
+                                : "the model's pick is unusable here (" + unusable + "); searched";
+  }
+  search(p, o, store, candidates, s);
+  if (model && s.how == "search") {
+    s.model_prediction = model->predict(p.features(), candidates);
+    for (const SchemeTiming& e : s.timings.schemes)
+      if (e.scheme == s.model_prediction && e.status == "ok" && s.best_ms > 0) s.model_ratio = e.median_ms / s.best_ms;
+  }
+  s.seconds = since(t0);
+  return s;
+}
+
+}  // namespace hetsparse::sptrsv

@@ -1,0 +1,56 @@
+// "auto" scheme selection for the SpTRSV engine, in two modes:
+//   search: time the candidate schemes (candidate_schemes: plain variants, cusparse, the pruned AG
+//           space) on the device within a time budget, keep the fastest correct one, cache it under
+//           the pattern's fingerprint and the GPU name (a second analyze of the same pattern reuses
+//           it), and append the full timing table to the store (the model's training data);
+//   model:  predict the scheme from the features with the trained SchemeModel, no timing.
+// Default: model when a model file exists for this GPU, else search. Without a GPU: the fixed
+// heuristic (heuristic_scheme).
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "sptrsv/analysis.hpp"
+#include "sptrsv/scheme_timing.hpp"
+
+namespace hetsparse::sptrsv {
+
+enum class SelectMode { Default, Search, Model };
+// "default" (or ""), "search", "model"; InvalidArgument naming anything else.
+SelectMode parse_select_mode(const std::string& s);
+
+struct SelectionOptions {
+  SelectMode mode = SelectMode::Default;
+  std::string perfmodel_dir;  // "" : $STARPU_PERF_MODEL_DIR, else ~/.cache/hetsparse/perfmodels
+  bool use_cache = true;       // search: reuse / store the winner for this fingerprint
+  bool record_timings = true;  // search: append the timing table to the store
+  std::string matrix_name;     // for the timing table
+  SchemeTimingOptions timing = {2, 5, 1e-8, 30.0};  // 2 warm-ups, median of 5, 30 s budget
+};
+
+struct Selection {
+  std::string scheme;
+  // How it was chosen: "search", "search-cache", "model", or "heuristic" (no GPU to time on).
+  std::string how;
+  std::string note;       // e.g. why model mode fell back to search
+  std::string gpu;        // device name ("" without one)
+  double seconds = 0;     // wall time of the selection (search: preparations + timed solves)
+  std::uint64_t fingerprint = 0;
+  // Search mode with a model for this GPU: what the model would have picked and its time over the
+  // searched best (1 = the model found the best; 0 = unknown, e.g. no model or cache hit).
+  std::string model_prediction;
+  double model_ratio = 0;
+  double best_ms = 0;     // search: the winner's median
+  SchemeTimings timings;  // search: every candidate's entry (empty on a cache hit)
+};
+
+// The fixed rule used when nothing can be timed or predicted: PDE-like rows (at most 32 entries,
+// length CoV below 1) -> syncfree_levelorder, anything else -> yuenyeung.
+std::string heuristic_scheme(const TriangularFeatures& f);
+
+Selection select_scheme(const TriangularPattern& p, const SelectionOptions& options);
+
+// The fastest "ok" entry, or nullptr.
+const SchemeTiming* fastest(const SchemeTimings& t);
+
+}  // namespace hetsparse::sptrsv

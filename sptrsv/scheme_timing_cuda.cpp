@@ -1,0 +1,172 @@
+// GPU side of scheme timing (see scheme_timing.hpp).
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <exception>
+#include <limits>
+#include <memory>
+
+#include "codelets/common/cuda_check.hpp"
+#include "sptrsv/prepared_scheme.hpp"
+#include "sptrsv/scheme_timing.hpp"
+
+namespace hetsparse::sptrsv {
+namespace {
+
+using kernels::check_cuda;
+
+class DeviceBuffer {
+ public:
+  explicit DeviceBuffer(std::size_t bytes) {
+    check_cuda(cudaMalloc(&p_, std::max<std::size_t>(bytes, 1)), "cudaMalloc in time_schemes");
+  }
+  ~DeviceBuffer() { cudaFree(p_); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  template <class T>
+  T* as() const {
+    return static_cast<T*>(p_);
+  }
+
+ private:
+  void* p_ = nullptr;
+};
+
+class Stream {
+ public:
+  Stream() { check_cuda(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking), "cudaStreamCreate in time_schemes"); }
+  ~Stream() {
+    cudaStreamSynchronize(s_);
+    cudaStreamDestroy(s_);
+  }
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+  cudaStream_t get() const { return s_; }
+
+ private:
+  cudaStream_t s_ = nullptr;
+};
+
+class EventPair {
+ public:
+  EventPair() {
+    check_cuda(cudaEventCreate(&start), "cudaEventCreate in time_schemes");
+    check_cuda(cudaEventCreate(&stop), "cudaEventCreate in time_schemes");
+  }
+  ~EventPair() {
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+  }
+  EventPair(const EventPair&) = delete;
+  EventPair& operator=(const EventPair&) = delete;
+  cudaEvent_t start = nullptr, stop = nullptr;
+};
+
+double relative_error(const std::vector<double>& x, const std::vector<double>& expected) {
+  double diff = 0, norm = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (!std::isfinite(x[i])) return std::numeric_limits<double>::infinity();
+    diff = std::max(diff, std::fabs(x[i] - expected[i]));
+    norm = std::max(norm, std::fabs(expected[i]));
+  }
+  return norm > 0 ? diff / norm : diff;
+}
+
+SchemeTiming time_one(const std::string& name, cudaStream_t stream, const kernels::TriangularView& host,
+                      const kernels::TriangularDeviceView& device, const double* db, double* dx,
+                      const kernels::SolveWorkspace& ws, const std::vector<double>& expected,
+                      const SchemeTimingOptions& o) {
+  SchemeTiming r;
+  r.scheme = name;
+  const std::size_t n = expected.size();
+  try {
+    const PreparedScheme prepared(stream, host, device, name);
+    r.preprocess_ms = prepared.preprocess_seconds() * 1e3;
+    check_cuda(cudaMemsetAsync(dx, 0xFF, n * sizeof(double), stream), "cudaMemsetAsync (poison x)");
+    for (int i = 0; i < o.warmups; ++i) prepared.solve(stream, db, dx, ws);
+    EventPair ev;
+    std::vector<double> ms;
+    for (int i = 0; i < std::max(o.runs, 1); ++i) {
+      check_cuda(cudaEventRecord(ev.start, stream), "cudaEventRecord");
+      prepared.solve(stream, db, dx, ws);
+      check_cuda(cudaEventRecord(ev.stop, stream), "cudaEventRecord");
+      check_cuda(cudaEventSynchronize(ev.stop), "cudaEventSynchronize");
+      float f = 0;
+      check_cuda(cudaEventElapsedTime(&f, ev.start, ev.stop), "cudaEventElapsedTime");
+      ms.push_back(f);
+    }
+    std::sort(ms.begin(), ms.end());
+    r.runs = static_cast<int>(ms.size());
+    r.median_ms = ms[ms.size() / 2];
+    r.min_ms = ms.front();
+    std::vector<double> x(n);
+    if (n > 0) {
+      check_cuda(cudaMemcpyAsync(x.data(), dx, n * sizeof(double), cudaMemcpyDeviceToHost, stream), "copy x");
+    }
+    check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize (x)");
+    r.relative_error = relative_error(x, expected);
+    r.status = r.relative_error <= o.tolerance ? "ok" : "wrong";
+  } catch (const std::exception& e) {
+    r.status = "error";
+    r.error = e.what();
+    // Clear a pending (non-sticky) launch error so that the next scheme starts clean.
+    cudaGetLastError();
+    cudaStreamSynchronize(stream);
+  }
+  return r;
+}
+
+}  // namespace
+
+std::string cuda_device_name() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    cudaGetLastError();
+    return "";
+  }
+  cudaDeviceProp prop{};
+  if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) {
+    cudaGetLastError();
+    return "";
+  }
+  return prop.name;
+}
+
+SchemeTimings time_schemes(const kernels::TriangularView& t, const std::vector<double>& b,
+                           const std::vector<double>& expected, const std::vector<std::string>& schemes,
+                           const SchemeTimingOptions& o) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+  SchemeTimings out;
+  out.device = cuda_device_name();
+  if (out.device.empty()) {
+    out.reason = "no CUDA device";
+    for (const std::string& name : schemes) out.schemes.push_back({name, "unavailable", out.reason});
+    return out;
+  }
+  out.available = true;
+  const auto n = static_cast<std::size_t>(t.n);
+  Stream stream;
+  const kernels::DeviceTriangular matrix(stream.get(), t);
+  DeviceBuffer db(n * sizeof(double)), dx(n * sizeof(double)), workspace(kernels::solve_workspace_bytes(t.n));
+  if (n > 0) {
+    check_cuda(cudaMemcpyAsync(db.as<double>(), b.data(), n * sizeof(double), cudaMemcpyHostToDevice, stream.get()),
+               "cudaMemcpyAsync (b)");
+  }
+  const kernels::SolveWorkspace ws = kernels::make_solve_workspace(workspace.as<void>(), t.n);
+  for (const std::string& name : schemes) {
+    if (o.budget_seconds > 0 && elapsed() > o.budget_seconds) {
+      out.schemes.push_back({name, "skipped", "time budget of " + std::to_string(o.budget_seconds) + " s spent"});
+      continue;
+    }
+    out.schemes.push_back(time_one(name, stream.get(), t, matrix.view(), db.as<double>(), dx.as<double>(), ws,
+                                   expected, o));
+  }
+  check_cuda(cudaStreamSynchronize(stream.get()), "cudaStreamSynchronize (end)");
+  out.seconds = elapsed();
+  return out;
+}
+
+}  // namespace hetsparse::sptrsv

@@ -1,0 +1,21 @@
+#include "sptrsv/scheme_timing.hpp"
+
+namespace hetsparse::sptrsv {
+
+std::string cuda_device_name() { return ""; }
+
+SchemeTimings time_schemes(const kernels::TriangularView&, const std::vector<double>&, const std::vector<double>&,
+                           const std::vector<std::string>& schemes, const SchemeTimingOptions&) {
+  SchemeTimings t;
+  t.reason = "no CUDA device/build (built without CUDA)";
+  for (const std::string& name : schemes) {
+    SchemeTiming s;
+    s.scheme = name;
+    s.status = "unavailable";
+    s.error = t.reason;
+    t.schemes.push_back(s);
+  }
+  return t;
+}
+
+}  // namespace hetsparse::sptrsv

@@ -1,0 +1,122 @@
+#include "sptrsv/selection_store.hpp"
+
+#include <sys/stat.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "hetsparse/error.hpp"
+#include "sptrsv/fingerprint.hpp"
+
+namespace hetsparse::sptrsv {
+namespace {
+
+bool file_exists(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+void make_dirs(const std::string& path) {
+  // mkdir -p: each prefix in turn; EEXIST is fine (another process may create it concurrently).
+  for (std::size_t pos = 1; pos <= path.size(); ++pos) {
+    if (pos != path.size() && path[pos] != '/') continue;
+    const std::string prefix = path.substr(0, pos);
+    if (::mkdir(prefix.c_str(), 0755) != 0 && errno != EEXIST) {
+      throw InvalidArgument("SpTRSV selection store: cannot create directory '" + prefix + "'");
+    }
+  }
+}
+
+}  // namespace
+
+std::string resolve_perfmodel_dir(const std::string& option) {
+  if (!option.empty()) return option;
+  if (const char* env = std::getenv("STARPU_PERF_MODEL_DIR"); env && *env) return env;
+  const char* xdg = std::getenv("XDG_CACHE_HOME");
+  const char* home = std::getenv("HOME");
+  const std::string base = xdg && *xdg ? xdg : std::string(home ? home : "/tmp") + "/.cache";
+  return base + "/hetsparse/perfmodels";
+}
+
+std::string gpu_file_tag(const std::string& gpu) {
+  std::string tag;
+  for (char c : gpu) tag += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  return tag.empty() ? "unknown_gpu" : tag;
+}
+
+SelectionStore::SelectionStore(std::string perfmodel_dir, std::string gpu)
+    : dir_(std::move(perfmodel_dir)), gpu_(std::move(gpu)) {}
+
+std::string SelectionStore::folder() const { return dir_ + "/hetsparse_sptrsv"; }
+std::string SelectionStore::cache_path() const { return folder() + "/schemes_" + gpu_file_tag(gpu_) + ".tsv"; }
+std::string SelectionStore::timings_path() const { return folder() + "/search_" + gpu_file_tag(gpu_) + ".jsonl"; }
+std::string SelectionStore::model_path() const { return folder() + "/model_" + gpu_file_tag(gpu_) + ".tsv"; }
+std::string SelectionStore::fusion_path() const { return folder() + "/fusion_" + gpu_file_tag(gpu_) + ".tsv"; }
+
+void SelectionStore::ensure_folder() const { make_dirs(folder()); }
+
+std::optional<std::string> SelectionStore::cached_scheme(std::uint64_t fingerprint) const {
+  std::ifstream in(cache_path());
+  const std::string key = fingerprint_hex(fingerprint);
+  std::optional<std::string> found;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream cells(line);
+    std::string fp, scheme;
+    // A line cut short (a writer killed mid-line) is skipped rather than trusted.
+    if (std::getline(cells, fp, '\t') && std::getline(cells, scheme, '\t') && fp == key && !scheme.empty()) {
+      found = scheme;
+    }
+  }
+  return found;
+}
+
+void SelectionStore::store_scheme(std::uint64_t fingerprint, const std::string& scheme, double ms) const {
+  ensure_folder();
+  std::ofstream out(cache_path(), std::ios::app);
+  out << fingerprint_hex(fingerprint) << '\t' << scheme << '\t' << ms << '\n';
+  if (!out) throw InvalidArgument("SpTRSV selection store: cannot write '" + cache_path() + "'");
+}
+
+void SelectionStore::append_timings(const std::string& json_line) const {
+  ensure_folder();
+  std::ofstream out(timings_path(), std::ios::app);
+  out << json_line << '\n';
+  if (!out) throw InvalidArgument("SpTRSV selection store: cannot write '" + timings_path() + "'");
+}
+
+std::optional<double> SelectionStore::fusion_threshold() const {
+  std::ifstream in(fusion_path());
+  if (!in) return std::nullopt;
+  std::string key;
+  double v = 0;
+  if (!(in >> key >> v) || key != "fusion_threshold" || !(v >= 0)) {
+    throw ParseError(fusion_path(), 1, "expected 'fusion_threshold <non-negative number>'");
+  }
+  return v;
+}
+
+void SelectionStore::store_fusion_threshold(double threshold) const {
+  ensure_folder();
+  std::ofstream out(fusion_path());
+  out << "fusion_threshold\t" << threshold << '\n';
+  if (!out) throw InvalidArgument("SpTRSV selection store: cannot write '" + fusion_path() + "'");
+}
+
+std::optional<std::string> find_model_file(const SelectionStore& store) {
+  std::vector<std::string> candidates;
+  // An explicit file first (an override for experiments), then this device's trained models.
+  if (const char* env = std::getenv("HETSPARSE_SPTRSV_MODEL"); env && *env) candidates.emplace_back(env);
+  candidates.push_back(store.model_path());
+#ifdef HETSPARSE_SOURCE_DIR
+  candidates.push_back(std::string(HETSPARSE_SOURCE_DIR) + "/data/sptrsv_model_" + gpu_file_tag(store.gpu()) + ".tsv");
+#endif
+  for (const std::string& c : candidates)
+    if (file_exists(c)) return c;
+  return std::nullopt;
+}
+
+}  // namespace hetsparse::sptrsv

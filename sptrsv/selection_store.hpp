@@ -1,0 +1,54 @@
+// Where the SpTRSV selection keeps what it learned on one device, next to StarPU's performance
+// models (rt options perfmodel_dir, else $STARPU_PERF_MODEL_DIR, else ~/.cache/hetsparse/perfmodels),
+// in a hetsparse_sptrsv/ folder, one file of each kind per GPU model:
+//   schemes_<gpu>.tsv    search winners: "fingerprint<TAB>scheme<TAB>ms" (the last line for a key wins)
+//   search_<gpu>.jsonl   full timing tables (timing_record_json), the model's training data
+//   model_<gpu>.tsv      the trained scheme model (SchemeModel)
+//   fusion_<gpu>.tsv     the calibrated YuenyeungSpTRSV fusion threshold ("fusion_threshold<TAB>v")
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sptrsv/scheme_model.hpp"
+
+namespace hetsparse::sptrsv {
+
+// The perf-model directory a Runtime with this option would use (same rule as rt::resolve_options).
+std::string resolve_perfmodel_dir(const std::string& option);
+// A GPU name as a file-name part: letters and digits kept, anything else '_' ("NVIDIA_H100_80GB_HBM3").
+std::string gpu_file_tag(const std::string& gpu);
+
+class SelectionStore {
+ public:
+  // dir: the perf-model directory (resolve_perfmodel_dir); gpu: the device name.
+  SelectionStore(std::string perfmodel_dir, std::string gpu);
+
+  std::string folder() const;
+  std::string cache_path() const;
+  std::string timings_path() const;
+  std::string model_path() const;
+  std::string fusion_path() const;
+
+  // Search winner for a fingerprint, if cached.
+  std::optional<std::string> cached_scheme(std::uint64_t fingerprint) const;
+  void store_scheme(std::uint64_t fingerprint, const std::string& scheme, double ms) const;
+  void append_timings(const std::string& json_line) const;
+
+  std::optional<double> fusion_threshold() const;
+  void store_fusion_threshold(double threshold) const;
+
+  const std::string& gpu() const { return gpu_; }
+
+ private:
+  void ensure_folder() const;
+  std::string dir_, gpu_;
+};
+
+// The trained model file for the store's GPU: $HETSPARSE_SPTRSV_MODEL if set, else the store's
+// model_<gpu>.tsv, else the repository's data/sptrsv_model_<gpu tag>.tsv (committed); nullopt if
+// none exists.
+std::optional<std::string> find_model_file(const SelectionStore& store);
+
+}  // namespace hetsparse::sptrsv
