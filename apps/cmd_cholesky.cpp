@@ -1,5 +1,6 @@
 // `hetsparse cholesky`: analyze, factorize and solve A x = b for SPD A as StarPU task graphs, with
 // the analysis summary, the time of each phase, the factorization rate and the backward error.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <optional>
@@ -133,6 +134,7 @@ int cmd_cholesky(int argc, char** argv) {
         .set("scheduler", runtime.options().scheduler).set("cpu_workers", runtime.num_cpu_workers())
         .set("cuda_workers", runtime.num_cuda_workers()).set("tasks", pl.tasks).set("gpu_eligible_tasks", pl.gpu_eligible_tasks)
         .set("updates_inst", pl.updates[0]).set("updates_tpq", pl.updates[1]).set("updates_dpq", pl.updates[2])
+        .set("subtree_tasks", pl.subtree_tasks).set("updates_subtree", pl.updates[3]).set("flops_subtree", pl.flops[3])
         .set("flops_inst", pl.flops[0]).set("flops_tpq", pl.flops[1]).set("flops_dpq", pl.flops[2]);
     if (tuned) j.set("autotune", autotune_json(*tuned, rep.factorize_s));
     if (!tf.paje.empty()) j.set("trace", tf.paje);
@@ -143,8 +145,11 @@ int cmd_cholesky(int argc, char** argv) {
     std::printf("analyze     %.3f s (ordering %.3f s): %d supernodes, nnz(L) %.3e (exact %.3e), %.3e flops\n",
                 sym.timings.total_s, sym.timings.ordering_s, sym.num_supernodes(), double(sym.nnz_L),
                 double(sym.nnz_L_exact), sym.flops);
-    std::printf("plan        %lld tasks (%lld may run on a GPU); updates InstQ %lld / TPQ %lld / DPQ %lld\n",
-                pl.tasks, pl.gpu_eligible_tasks, pl.updates[0], pl.updates[1], pl.updates[2]);
+    std::printf("plan        %lld tasks (%lld may run on a GPU, %lld leaf subtrees holding %.0f%% of the flops); "
+                "updates InstQ %lld / TPQ %lld / DPQ %lld / in subtrees %lld\n",
+                pl.tasks, pl.gpu_eligible_tasks, pl.subtree_tasks,
+                100.0 * pl.flops[3] / std::max(1.0, pl.flops[0] + pl.flops[1] + pl.flops[2] + pl.flops[3]),
+                pl.updates[0], pl.updates[1], pl.updates[2], pl.updates[3]);
     std::printf("factorize   %.3f s (+ %.3f s assembly), %.2f GFLOP/s on %d CPU + %d CUDA workers (%s)\n",
                 rep.factorize_s, rep.assemble_s, gflops, runtime.num_cpu_workers(), runtime.num_cuda_workers(),
                 runtime.options().scheduler.c_str());

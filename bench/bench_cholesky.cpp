@@ -51,6 +51,9 @@ int main(int argc, char** argv) try {
     const bench::DgemmRate d = bench::measure_cublas_dgemm();
     dgemm_tflops = d.tflops;
     out.set("cublas_dgemm_tflops", d.tflops);
+    const bench::CpuDgemmRate c = bench::measure_cpu_dgemm();
+    out.set("cpu_dgemm_gflops_1thread", c.one_core_gflops).set("cpu_dgemm_gflops_all", c.all_cores_gflops)
+        .set("cpu_threads", c.threads);
   }
 
   rt::Runtime runtime(cli::runtime_options(p));

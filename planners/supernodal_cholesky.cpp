@@ -92,18 +92,24 @@ UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::
   const auto crit = critical_path(sym, by_t);
   const double top = std::max(1.0, *std::max_element(crit.begin(), crit.end()));
   const int lo = rt.min_priority(), hi = rt.max_priority();
-  auto priority = [&](index_t s) { return lo + static_cast<int>(double(hi - lo) * crit[s] / top); };
+  // In doubles: hi - lo overflows an int under schedulers whose range is all of int (dmdas).
+  auto priority = [&](index_t s) { return lo + static_cast<int>((double(hi) - double(lo)) * crit[s] / top); };
   auto where = [&](double flops) {
     if (th.restrict_to != rt::Where::Any) return th.restrict_to;
     if (flops < th.gpu_min_task_flops) return rt::Where::Cpu;
     return flops >= th.gpu_only_min_flops && rt.cuda_workers() > 0 ? rt::Where::Cuda : rt::Where::Any;
   };
+  auto where_updates = [&](double flops, std::size_t count) {
+    if (th.restrict_to == rt::Where::Any && count > 0 && flops / double(count) < th.gpu_min_item_flops)
+      return rt::Where::Cpu;
+    return where(flops);
+  };
 
   UpdatePlanStats st;
   st.groups = layout.num_groups();
-  auto count_task = [&](double flops) {
+  auto count_task = [&](rt::Where w) {
     ++st.tasks;
-    st.gpu_eligible_tasks += where(flops) == rt::Where::Any;
+    st.gpu_eligible_tasks += w != rt::Where::Cpu;
   };
   for (index_t g = 0; g < layout.num_groups(); ++g) {
     const index_t first = layout.group_begin[g], end = layout.group_begin[g + 1];
@@ -153,9 +159,9 @@ UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::
         tpq.push_back(&b);
       } else {
         const rt::TaskOptions o{"dpq_" + std::to_string(t) + "_" + std::to_string(&b - bundles.data()), priority(t),
-                                where(b.flops), b.flops};
+                                where_updates(b.flops, b.updates.size()), b.flops};
         codelets::insert_supernode_update(rt, o, b.updates, target, data.rows, b.flops);
-        count_task(b.flops);
+        count_task(o.where);
       }
     }
     // Tasks take at most kMaxTaskData handles: long lists become several tasks, which commute.
@@ -165,9 +171,9 @@ UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::
         double f = 0;
         const auto updates = flatten(chunk, &f);
         const rt::TaskOptions o{std::string(tag) + std::to_string(t) + "_" + std::to_string(part++), priority(t),
-                                where(f), f};
+                                where_updates(f, updates.size()), f};
         codelets::insert_supernode_update(rt, o, updates, target, data.rows, f);
-        count_task(f);
+        count_task(o.where);
       }
     };
     submit_updates(tpq, "tpq_");
@@ -183,7 +189,7 @@ UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::
     // InstQ updates ride inside the factor task; a factor with any stays on a CPU unless it is big.
     const rt::TaskOptions o{"factor_" + std::to_string(t), priority(t), where(ff), ff + inst_flops};
     codelets::insert_supernode_factor(rt, o, target, data.rows, data.info[g], inline_updates, ff + inst_flops);
-    count_task(ff);
+    count_task(o.where);
   }
   return st;
 }

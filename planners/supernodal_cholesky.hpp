@@ -23,6 +23,10 @@ struct SizeClassThresholds {
   double gpu_min_task_flops = 2.0e7;   // tasks below this stay on CPUs
   // Tasks at or above this go to the GPUs when there are any: a core would take ~1000x longer.
   double gpu_only_min_flops = 1.0e9;
+  // An update task whose updates average fewer flops than this stays on CPUs whatever its total:
+  // each update is a GEMM launch on a GPU (~10 us), e.g. a leaf subtree's many small supernodes
+  // into one target ran at 0.07 TFLOP/s on the H100 (docs/benchmarks.md).
+  double gpu_min_item_flops = 1.0e7;
   double subtree_max_flops = -1;       // leaf subtree tasks (plan_factor_layout); < 0 automatic, 0 none
   rt::Where restrict_to = rt::Where::Any;  // Cpu or Cuda: every task that has the choice goes there
 };

@@ -49,6 +49,7 @@ for f in "$OUT"/lib/*; do patchelf --set-rpath '$ORIGIN' "$f" 2>/dev/null || tru
 
 for m in "${MATRICES[@]}"; do cp "$m" "$OUT/data/"; done
 cp "$ROOT/scripts/run_gpu.sh" "$OUT/run_gpu.sh"
+cp "$ROOT/scripts/openblas_env.sh" "$OUT/openblas_env.sh"
 mkdir -p "$OUT/bench.d"
 cp "$ROOT"/scripts/bench.d/*.sh "$OUT/bench.d/"
 chmod +x "$OUT/run_gpu.sh" "$OUT"/bench.d/*.sh
