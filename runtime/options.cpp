@@ -36,6 +36,10 @@ ResolvedOptions resolve_options(const RuntimeOptions& o) {
   ResolvedOptions r;
   r.scheduler = o.scheduler.empty() ? env_or("STARPU_SCHED", "dmdas") : o.scheduler;
   set_env("STARPU_SCHED", r.scheduler);
+  // heteroprio: hetsparse's bucket configuration (runtime/heteroprio_config.cpp) unless the user
+  // asks for StarPU's automatic one, which would overwrite it.
+  if (r.scheduler == "heteroprio" && !std::getenv("STARPU_HETEROPRIO_USE_AUTO_CALIBRATION"))
+    set_env("STARPU_HETEROPRIO_USE_AUTO_CALIBRATION", "0");
   if (o.ncpu >= 0) set_env("STARPU_NCPU", std::to_string(o.ncpu));
   if (o.ncuda >= 0) set_env("STARPU_NCUDA", std::to_string(o.ncuda));
   // On a large node, give the submitting thread a core of its own: analysis (METIS) and task

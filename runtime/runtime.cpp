@@ -30,6 +30,7 @@ Runtime::Runtime(const RuntimeOptions& opts) : impl_(std::make_unique<Impl>()) {
     if (openblas_set_num_threads) openblas_set_num_threads(1);
     starpu_conf conf;
     check_starpu(starpu_conf_init(&conf), "starpu_conf_init");
+    if (resolved_.scheduler == "heteroprio") conf.sched_policy_callback = configure_heteroprio;
     int rc = starpu_init(&conf);
     if (rc == -ENODEV)
       throw RuntimeFailure("StarPU: no worker available (STARPU_NCPU=0 and no usable GPU?)");

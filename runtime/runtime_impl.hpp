@@ -32,4 +32,11 @@ struct Runtime::Impl {
 // Converts the FxT trace in dir to paje.trace, dag.dot and tasks.rec with starpu_fxt_tool.
 TraceFiles convert_trace(const std::string& dir);
 
+// StarPU's sched_policy_callback for heteroprio (heteroprio_config.cpp): critical-path priorities
+// as buckets, CUDA workers the faster kind. Used unless STARPU_HETEROPRIO_USE_AUTO_CALIBRATION=1.
+constexpr float kHeteroprioCpuSlowFactor = 20.0f;
+void configure_heteroprio(unsigned sched_ctx);
+// The bucket of a task of this priority and device restriction under that configuration.
+int heteroprio_bucket(int priority, Where where);
+
 }  // namespace hetsparse::rt

@@ -52,7 +52,7 @@ TEST_P(CholeskyGpu, MixedCpuGpu) {
   EXPECT_LE(solve_error(r, laplacian_3d(30, 30, 30), th), 1e-14);
 }
 
-INSTANTIATE_TEST_SUITE_P(Schedulers, CholeskyGpu, ::testing::Values("eager", "dmdas"),
+INSTANTIATE_TEST_SUITE_P(Schedulers, CholeskyGpu, ::testing::Values("eager", "dmdas", "heteroprio"),
                          [](const auto& p) { return std::string(p.param); });
 
 }  // namespace

@@ -59,7 +59,7 @@ TEST_P(CholeskyCpu, GeneratedProblems) {
   expect_solves(r, random_banded(1500, 30, 0.4, 9, true), 1e-14, "banded");
 }
 
-INSTANTIATE_TEST_SUITE_P(Schedulers, CholeskyCpu, ::testing::Values("eager", "dmdas"),
+INSTANTIATE_TEST_SUITE_P(Schedulers, CholeskyCpu, ::testing::Values("eager", "dmdas", "heteroprio"),
                          [](const auto& p) { return std::string(p.param); });
 
 TEST(Cholesky, ManyRightHandSidesRefactorizeAndLogdet) {
