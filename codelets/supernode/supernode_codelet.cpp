@@ -30,12 +30,8 @@ struct SweepArgs {
   std::int32_t num_supernodes, nrhs, ldx, forward;
 };
 
-template <class T>
-T* ptr(void* buffer) {
-  return reinterpret_cast<T*>(STARPU_VECTOR_GET_PTR(buffer));
-}
 kernels::PanelRef target(void* b[], const PanelLocation& l) {
-  return {ptr<double>(b[0]), ptr<const std::int32_t>(b[1]) + l.row_begin, l.nrows, l.ncols, l.first_col};
+  return {rt::vector_ptr<double>(b[0]), rt::vector_ptr<const std::int32_t>(b[1]) + l.row_begin, l.nrows, l.ncols, l.first_col};
 }
 
 // The descendants of a task as kernel arguments (host or device pointers, as StarPU gives them).
@@ -43,9 +39,9 @@ struct Sources {
   std::vector<kernels::ConstPanelRef> ds;
   std::vector<kernels::UpdateRange> rs;
   Sources(void* b[], const void* cl_arg, const UpdateHeader& h) {
-    const auto* rows = ptr<const std::int32_t>(b[1]);
+    const auto* rows = rt::vector_ptr<const std::int32_t>(b[1]);
     for (const UpdateItem& it : rt::task_items<UpdateHeader, UpdateItem>(cl_arg, h.count)) {
-      ds.push_back({ptr<const double>(b[it.src]) + it.d.value_offset, rows + it.d.row_begin, it.d.nrows, it.d.ncols,
+      ds.push_back({rt::vector_ptr<const double>(b[it.src]) + it.d.value_offset, rows + it.d.row_begin, it.d.nrows, it.d.ncols,
                     it.d.first_col});
       rs.push_back({it.r0, it.r1});
     }
@@ -73,22 +69,22 @@ void update_cpu(void* b[], void* cl_arg) { apply_cpu(b, cl_arg, rt::task_args<Up
 void factor_cpu(void* b[], void* cl_arg) {
   const auto h = rt::task_args<UpdateHeader>(cl_arg);
   apply_cpu(b, cl_arg, h);
-  *ptr<int>(b[2]) = kernels::supernode_factor_cpu(target(b, h.target));
+  *rt::vector_ptr<int>(b[2]) = kernels::supernode_factor_cpu(target(b, h.target));
 }
 
 void subtree_cpu(void* b[], void* cl_arg) {
   const auto a = rt::task_args<SubtreeArgs>(cl_arg);
   double* work = cpu_work(kernels::supernode_subtree_work_doubles(a.loc, a.first, a.last) + 1);
-  kernels::supernode_subtree_cpu(a.loc, ptr<const std::int32_t>(b[1]), a.col_to_supernode, a.first, a.last,
-                                 ptr<double>(b[0]), a.info + a.first, work);
+  kernels::supernode_subtree_cpu(a.loc, rt::vector_ptr<const std::int32_t>(b[1]), a.col_to_supernode, a.first, a.last,
+                                 rt::vector_ptr<double>(b[0]), a.info + a.first, work);
 }
 
 void sweep_cpu(void* b[], void* cl_arg) {
   const auto a = rt::task_args<SweepArgs>(cl_arg);
-  const double* values = ptr<const double>(b[0]);
-  const auto* rows = ptr<const std::int32_t>(b[1]);
-  const auto* loc = ptr<const PanelLocation>(b[2]);
-  double* x = ptr<double>(b[3]);
+  const double* values = rt::vector_ptr<const double>(b[0]);
+  const auto* rows = rt::vector_ptr<const std::int32_t>(b[1]);
+  const auto* loc = rt::vector_ptr<const PanelLocation>(b[2]);
+  double* x = rt::vector_ptr<double>(b[3]);
   for (std::int32_t k = 0; k < a.num_supernodes; ++k) {
     const PanelLocation& l = loc[a.forward ? k : a.num_supernodes - 1 - k];
     const kernels::ConstPanelRef p{values + l.value_offset, rows + l.row_begin, l.nrows, l.ncols, l.first_col};
@@ -119,7 +115,7 @@ void factor_cuda(void* b[], void* cl_arg) {
   cusolverDnHandle_t sh = rt::cuda::local_cusolver();
   const std::size_t bytes = kernels::supernode_factor_cuda_work_bytes(sh, t);
   kernels::supernode_factor_cuda(sh, rt::cuda::local_cublas(), starpu_cuda_get_local_stream(), t,
-                                 rt::cuda::local_workspace(bytes), bytes, ptr<int>(b[2]));
+                                 rt::cuda::local_workspace(bytes), bytes, rt::vector_ptr<int>(b[2]));
 }
 constexpr starpu_cuda_func_t update_cuda_func = rt::guarded<update_cuda>, factor_cuda_func = rt::guarded<factor_cuda>;
 #else
