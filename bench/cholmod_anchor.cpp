@@ -14,11 +14,57 @@ namespace {
 double since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
+
+// The CSR lower triangle, read column-wise, is the CSC upper triangle: stype = +1. nullptr when
+// CHOLMOD cannot allocate it (c->status says why).
+cholmod_sparse* upper_csc(const Csr& lower, cholmod_common* c) {
+  const std::size_t n = lower.rows, nnz = lower.nnz();
+  cholmod_sparse* A = cholmod_allocate_sparse(n, n, nnz, 1, 1, 1, CHOLMOD_REAL, c);
+  if (!A) return nullptr;
+  auto* Ap = static_cast<int*>(A->p);
+  for (std::size_t i = 0; i <= n; ++i) Ap[i] = static_cast<int>(lower.rowptr[i]);
+  std::memcpy(A->i, lower.colind.data(), nnz * sizeof(int));
+  std::memcpy(A->x, lower.values.data(), nnz * sizeof(double));
+  return A;
+}
 }  // namespace
+
+CholmodAnalysis cholmod_analyze_metis(const Csr& lower) {
+  CholmodAnalysis r;
+  cholmod_common c;
+  cholmod_start(&c);
+  c.nmethods = 1;
+  c.method[0].ordering = CHOLMOD_METIS;
+  c.postorder = 1;
+  c.supernodal = CHOLMOD_SUPERNODAL;
+  cholmod_sparse* A = upper_csc(lower, &c);
+  if (!A) {
+    r.error = "cholmod_allocate_sparse failed (status " + std::to_string(c.status) + ")";
+  } else {
+    const auto t0 = std::chrono::steady_clock::now();
+    cholmod_factor* L = cholmod_analyze(A, &c);
+    r.seconds = since(t0);
+    if (!L || c.status < CHOLMOD_OK) {
+      r.error = c.status == CHOLMOD_TOO_LARGE ? "problem too large" : "cholmod_analyze (METIS) failed";
+    } else {
+      r.ok = true;
+      r.flops = c.fl;
+      r.nnz_L = c.lnz;
+    }
+    if (L) cholmod_free_factor(&L, &c);
+    cholmod_free_sparse(&A, &c);
+  }
+  cholmod_finish(&c);
+  return r;
+}
 
 CholmodResult run_cholmod(const Csr& full, const Csr& lower, const std::vector<index_t>& perm,
                           const std::vector<double>& b, int blas_threads) {
   CholmodResult r;
+  const CholmodAnalysis own = cholmod_analyze_metis(lower);
+  r.analyze_metis_s = own.seconds;
+  r.flops_metis = own.flops;
+  r.nnz_L_metis = own.nnz_L;
   if (openblas_set_num_threads) openblas_set_num_threads(blas_threads);
   cholmod_common c;
   cholmod_start(&c);
@@ -26,20 +72,13 @@ CholmodResult run_cholmod(const Csr& full, const Csr& lower, const std::vector<i
   c.method[0].ordering = CHOLMOD_GIVEN;
   c.postorder = 1;
   c.supernodal = CHOLMOD_SUPERNODAL;
-  const std::size_t n = lower.rows, nnz = lower.nnz();
-  // The CSR lower triangle, read column-wise, is the CSC upper triangle: stype = +1.
-  cholmod_sparse* A = cholmod_allocate_sparse(n, n, nnz, 1, 1, 1, CHOLMOD_REAL, &c);
+  const std::size_t n = lower.rows;
+  cholmod_sparse* A = upper_csc(lower, &c);
   cholmod_factor* L = nullptr;
   cholmod_dense *B = nullptr, *X = nullptr;
   if (!A) {
     r.error = "cholmod_allocate_sparse failed (status " + std::to_string(c.status) + ")";
   } else {
-    auto* Ap = static_cast<int*>(A->p);
-    auto* Ai = static_cast<int*>(A->i);
-    auto* Ax = static_cast<double*>(A->x);
-    for (std::size_t i = 0; i <= n; ++i) Ap[i] = static_cast<int>(lower.rowptr[i]);
-    std::memcpy(Ai, lower.colind.data(), nnz * sizeof(int));
-    std::memcpy(Ax, lower.values.data(), nnz * sizeof(double));
     std::vector<int> p(perm.begin(), perm.end());
     auto t0 = std::chrono::steady_clock::now();
     L = cholmod_analyze_p(A, p.data(), nullptr, 0, &c);

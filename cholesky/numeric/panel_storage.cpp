@@ -7,9 +7,14 @@
 
 namespace hetsparse::cholesky {
 
-PanelStorage::PanelStorage(const SymbolicFactor& sym) : offset(sym.supernodes.size() + 1, 0) {
+std::vector<offset_t> panel_offsets(const SymbolicFactor& sym) {
+  std::vector<offset_t> offset(sym.supernodes.size() + 1, 0);
   for (std::size_t s = 0; s < sym.supernodes.size(); ++s)
     offset[s + 1] = offset[s] + sym.supernodes[s].nrows * sym.supernodes[s].ncols;
+  return offset;
+}
+
+PanelStorage::PanelStorage(const SymbolicFactor& sym) : offset(panel_offsets(sym)) {
   values.assign(static_cast<std::size_t>(offset.back()), 0.0);
 }
 
@@ -17,7 +22,8 @@ AssemblyMap build_assembly_map(const Csr& A, InputTriangle input, const Symbolic
   if (A.rows != sym.n || A.cols != sym.n)
     throw InvalidArgument("Cholesky: the matrix is " + std::to_string(A.rows) + " x " + std::to_string(A.cols) +
                           ", the analysis was for order " + std::to_string(sym.n));
-  PanelStorage sizes(sym);  // offsets only; values are dropped with it
+  // Offsets only: allocating the panels here would zero-fill all of L (gigabytes on 3D problems).
+  const std::vector<offset_t> offset = panel_offsets(sym);
   AssemblyMap m;
   m.rows = A.rows;
   m.nnz = A.nnz();
@@ -34,7 +40,7 @@ AssemblyMap build_assembly_map(const Csr& A, InputTriangle input, const Symbolic
       const auto it = std::lower_bound(first, last, row);
       if (it == last || *it != row)  // cannot happen for a correct analysis of this pattern
         throw StructureError(i, j, "Cholesky: entry of A outside the symbolic structure (pattern changed?)");
-      m.position[k] = sizes.offset[s] + offset_t(col - sn.first_col) * sn.nrows + (it - first);
+      m.position[k] = offset[s] + offset_t(col - sn.first_col) * sn.nrows + (it - first);
     }
   }
   return m;

@@ -10,8 +10,11 @@
 
 namespace hetsparse::cholesky {
 
+// Where each supernode's panel starts in PanelStorage::values, plus the total at the end.
+std::vector<offset_t> panel_offsets(const SymbolicFactor& sym);
+
 struct PanelStorage {
-  std::vector<offset_t> offset;  // per supernode, plus the total at the end
+  std::vector<offset_t> offset;  // panel_offsets(sym)
   std::vector<double> values;
 
   explicit PanelStorage(const SymbolicFactor& sym);

@@ -9,7 +9,7 @@
 namespace hetsparse::cholesky {
 
 enum class Ordering {
-  Metis,    // METIS_NodeND nested dissection on the graph of A
+  Metis,    // METIS nested dissection on the graph of A (AnalyzeOptions::ordering_threads)
   Natural,  // the identity
   User,     // AnalyzeOptions::user_perm
 };
@@ -49,6 +49,12 @@ struct AnalyzeOptions {
   // With Ordering::User: old index = user_perm[new index], a permutation of 0 .. n-1. Must be
   // empty for the other orderings (a permutation that would be ignored is an error).
   std::vector<index_t> user_perm;
+  // Ordering::Metis on this many threads: 1 is one serial METIS_NodeND call; otherwise the top
+  // levels of the dissection are split here and the parts ordered concurrently (nested_dissection.hpp),
+  // 0 meaning one thread per CPU the process started with (ordering_threads.hpp). The order depends
+  // on the count (it sets how many parts), never on thread timing; graphs under 10000 vertices
+  // always take the serial call.
+  int ordering_threads = 0;
   InputTriangle input = InputTriangle::Lower;
   std::array<AmalgamationPair, 4> amalgamation = kSwCholeskyAmalgamation;
   // false: keep the fundamental supernodes (no explicit zeros in L).

@@ -1,12 +1,12 @@
 // Fill-reducing orderings: METIS nested dissection, natural, or the caller's own.
 #include "cholesky/symbolic/ordering.hpp"
 
-#include <metis.h>
-
-#include <limits>
 #include <numeric>
 #include <string>
 
+#include "cholesky/symbolic/metis_graph.hpp"
+#include "cholesky/symbolic/nested_dissection.hpp"
+#include "cholesky/symbolic/ordering_threads.hpp"
 #include "hetsparse/error.hpp"
 
 namespace hetsparse::cholesky {
@@ -18,37 +18,13 @@ std::vector<index_t> identity(index_t n) {
   return perm;
 }
 
-const char* metis_status_name(int status) {
-  switch (status) {
-    case METIS_ERROR_INPUT: return "METIS_ERROR_INPUT";
-    case METIS_ERROR_MEMORY: return "METIS_ERROR_MEMORY";
-    default: return "METIS_ERROR";
-  }
-}
-
 }  // namespace
 
 std::vector<index_t> metis_nested_dissection(const AdjacencyGraph& g) {
   // Without edges every order is fill-free: keep the natural one rather than METIS's arbitrary one.
   if (g.num_arcs() == 0) return identity(g.n);
-  // idx_t is 32 bits in Debian's libmetis (IDXTYPEWIDTH 32): xadj must then fit too.
-  if (g.num_arcs() > static_cast<offset_t>(std::numeric_limits<idx_t>::max())) {
-    throw InvalidArgument("analyze: the graph of A has " + std::to_string(g.num_arcs()) +
-                          " adjacency entries, more than METIS's " + std::to_string(8 * sizeof(idx_t)) +
-                          "-bit idx_t can address");
-  }
-  // METIS takes non-const arrays; copying also converts to idx_t whatever its width.
-  std::vector<idx_t> xadj(g.xadj.begin(), g.xadj.end()), adjncy(g.adj.begin(), g.adj.end());
-  std::vector<idx_t> perm(static_cast<std::size_t>(g.n)), iperm(static_cast<std::size_t>(g.n));
-  idx_t options[METIS_NOPTIONS];
-  METIS_SetDefaultOptions(options);
-  options[METIS_OPTION_NUMBERING] = 0;
-  idx_t nvtxs = g.n;
-  // METIS's perm has our meaning (row k of the permuted matrix is row perm[k] of A).
-  const int status = METIS_NodeND(&nvtxs, xadj.data(), adjncy.data(), nullptr, options, perm.data(), iperm.data());
-  if (status != METIS_OK) {
-    throw RuntimeFailure(std::string("analyze: METIS_NodeND failed with ") + metis_status_name(status));
-  }
+  detail::MetisGraph graph = detail::to_metis_graph(g);
+  const std::vector<idx_t> perm = detail::metis_node_nd(graph);
   return std::vector<index_t>(perm.begin(), perm.end());
 }
 
@@ -77,7 +53,13 @@ std::vector<index_t> fill_reducing_ordering(const AdjacencyGraph& g, const Analy
     throw InvalidArgument("analyze: user_perm is set but the ordering is not Ordering::User");
   }
   switch (opts.ordering) {
-    case Ordering::Metis: return metis_nested_dissection(g);
+    case Ordering::Metis:
+      if (opts.ordering_threads < 0) {
+        throw InvalidArgument("analyze: ordering_threads = " + std::to_string(opts.ordering_threads) +
+                              " is negative (0: one per hardware thread)");
+      }
+      if (opts.ordering_threads == 1) return metis_nested_dissection(g);
+      return parallel_nested_dissection(g, ordering_thread_count(opts.ordering_threads));
     case Ordering::Natural: return identity(g.n);
     case Ordering::User: check_permutation(opts.user_perm, g.n, "analyze: user_perm"); return opts.user_perm;
   }

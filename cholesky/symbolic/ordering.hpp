@@ -9,11 +9,14 @@
 
 namespace hetsparse::cholesky {
 
-// METIS_NodeND (multilevel nested dissection) with METIS's default options. RuntimeFailure when
-// METIS fails, InvalidArgument when the graph is too large for METIS's index type.
+// One serial METIS_NodeND (multilevel nested dissection) with METIS's default options; a graph
+// without edges keeps the natural order. RuntimeFailure when METIS fails, InvalidArgument when the
+// graph is too large for METIS's index type.
 std::vector<index_t> metis_nested_dissection(const AdjacencyGraph& g);
 
-// The ordering that opts asks for (validating opts.user_perm against g.n: InvalidArgument).
+// The ordering that opts asks for: Ordering::Metis serially or by parallel_nested_dissection()
+// per opts.ordering_threads (InvalidArgument when negative); opts.user_perm validated against g.n
+// (InvalidArgument).
 std::vector<index_t> fill_reducing_ordering(const AdjacencyGraph& g, const AnalyzeOptions& opts);
 
 // InvalidArgument unless perm has n entries forming a permutation of 0 .. n-1; `what` names it.
