@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "apps/cli/common.hpp"
+#include "apps/cli/planner_options.hpp"
 #include "apps/cli/json.hpp"
 #include "apps/commands.hpp"
 #include "cholesky/autotune/autotune.hpp"
@@ -85,6 +86,7 @@ int cmd_cholesky(int argc, char** argv) {
       .option("seed", "S", "seed of the random right-hand side", "1")
       .flag("autotune", "choose amalgamation and planner thresholds by simulated annealing on a simulated schedule")
       .option("autotune-budget", "S", "time limit of the --autotune search in seconds", "5");
+  add_planner_options(p);
   if (!p.parse(argc, argv)) return 0;
   const bool json = p.has("json");
   MatrixInput in = load_matrix_input(p);
@@ -96,6 +98,7 @@ int cmd_cholesky(int argc, char** argv) {
   cholesky::CholeskySolver solver(runtime);
   cholesky::AnalyzeOptions ao;
   ao.ordering = parse_ordering(p.get("ordering"));
+  apply_amalgamation_option(p, ao);
   // The whole matrix goes in, so an asymmetric input is reported (row and column), not symmetrised.
   ao.input = cholesky::InputTriangle::Full;
   cholesky::FactorizeOptions fo;
@@ -105,6 +108,7 @@ int cmd_cholesky(int argc, char** argv) {
     ao = tuned->analyze;
     fo.thresholds = tuned->thresholds;
   }
+  apply_planner_options(p, fo.thresholds);  // explicit options win over the tuner's choice
   const cholesky::SymbolicFactor& sym = solver.analyze(A, ao);
   const cholesky::FactorizeReport rep = solver.factorize(A, fo);
   double t0 = now_seconds();

@@ -37,9 +37,12 @@ void CholeskySolver::require_factor(const char* what) const {
 }
 
 const SymbolicFactor& CholeskySolver::analyze(const Csr& A, const AnalyzeOptions& opts) {
-  sym_ = std::make_unique<SymbolicFactor>(cholesky::analyze(A, opts));
-  input_ = opts.input;
-  map_ = std::make_unique<AssemblyMap>(build_assembly_map(A, input_, *sym_));
+  {
+    rt::PausedWorkers paused(rt_);  // host-only work: the workers' polling would slow it down
+    sym_ = std::make_unique<SymbolicFactor>(cholesky::analyze(A, opts));
+    input_ = opts.input;
+    map_ = std::make_unique<AssemblyMap>(build_assembly_map(A, input_, *sym_));
+  }
   layout_.reset();
   release_panels();
   factorized_ = false;
@@ -57,7 +60,10 @@ const FactorizeReport& CholeskySolver::factorize(const Csr& A, const FactorizeOp
     // One pinned range for every panel, instead of one cudaHostRegister per panel handle.
     rt_.pin_host_range(L_->values.data(), L_->values.size() * sizeof(double));
   }
-  assemble(A, *map_, *L_);
+  {
+    rt::PausedWorkers paused(rt_);
+    assemble(A, *map_, *L_);
+  }
   report_.assemble_s = seconds_since(t0);
   const auto t1 = std::chrono::steady_clock::now();
   // The layout depends on the subtree threshold only: kept across refactorizations.

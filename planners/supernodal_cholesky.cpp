@@ -94,15 +94,10 @@ UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::
   const int lo = rt.min_priority(), hi = rt.max_priority();
   // In doubles: hi - lo overflows an int under schedulers whose range is all of int (dmdas).
   auto priority = [&](index_t s) { return lo + static_cast<int>((double(hi) - double(lo)) * crit[s] / top); };
-  auto where = [&](double flops) {
+  auto home = [&](double work) {  // see SizeClassThresholds
     if (th.restrict_to != rt::Where::Any) return th.restrict_to;
-    if (flops < th.gpu_min_task_flops) return rt::Where::Cpu;
-    return flops >= th.gpu_only_min_flops && rt.cuda_workers() > 0 ? rt::Where::Cuda : rt::Where::Any;
-  };
-  auto where_updates = [&](double flops, std::size_t count) {
-    if (th.restrict_to == rt::Where::Any && count > 0 && flops / double(count) < th.gpu_min_item_flops)
-      return rt::Where::Cpu;
-    return where(flops);
+    if (work < th.gpu_min_task_flops) return rt::Where::Cpu;
+    return work >= th.gpu_only_min_flops && rt.cuda_workers() > 0 ? rt::Where::Cuda : rt::Where::Any;
   };
 
   UpdatePlanStats st;
@@ -132,6 +127,13 @@ UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::
       continue;
     }
     const index_t t = first;  // a group of its own
+    const double ff = factor_flops(sym.supernodes[t]);
+    double work = ff;
+    for (const PlannedUpdate& u : by_t[t]) work += u.flops;
+    const rt::Where where = home(work);
+    // A GPU-resident panel crosses the bus once each way: to the GPU while the CPUs are still in
+    // the leaf subtrees, back as soon as it is factored, overlapping the GPU's later work.
+    if (where == rt::Where::Cuda) rt.prefetch_to_gpu(data.group[g]);
     codelets::TargetPanel target{data.group[g], layout.loc[t]};
     target.loc.value_offset = 0;
     // by_t[t] is in increasing d, so the updates of one source group are consecutive.
@@ -159,7 +161,7 @@ UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::
         tpq.push_back(&b);
       } else {
         const rt::TaskOptions o{"dpq_" + std::to_string(t) + "_" + std::to_string(&b - bundles.data()), priority(t),
-                                where_updates(b.flops, b.updates.size()), b.flops};
+                                where, b.flops};
         codelets::insert_supernode_update(rt, o, b.updates, target, data.rows, b.flops);
         count_task(o.where);
       }
@@ -171,7 +173,7 @@ UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::
         double f = 0;
         const auto updates = flatten(chunk, &f);
         const rt::TaskOptions o{std::string(tag) + std::to_string(t) + "_" + std::to_string(part++), priority(t),
-                                where_updates(f, updates.size()), f};
+                                where, f};
         codelets::insert_supernode_update(rt, o, updates, target, data.rows, f);
         count_task(o.where);
       }
@@ -184,12 +186,12 @@ UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::
     }
     double inst_flops = 0;
     const auto inline_updates = flatten(inst, &inst_flops);
-    const double ff = factor_flops(sym.supernodes[t]);
     st.factor_flops += ff;
-    // InstQ updates ride inside the factor task; a factor with any stays on a CPU unless it is big.
-    const rt::TaskOptions o{"factor_" + std::to_string(t), priority(t), where(ff), ff + inst_flops};
+    // InstQ updates ride inside the factor task.
+    const rt::TaskOptions o{"factor_" + std::to_string(t), priority(t), where, ff + inst_flops};
     codelets::insert_supernode_factor(rt, o, target, data.rows, data.info[g], inline_updates, ff + inst_flops);
     count_task(o.where);
+    if (where == rt::Where::Cuda) rt.write_back_when_done(data.group[g]);
   }
   return st;
 }

@@ -17,16 +17,18 @@
 
 namespace hetsparse::planners {
 
+// Placement: every task of a top target t runs where t's panel lives (its "home"), chosen from t's
+// whole work (factorization + every update into it), so panels do not shuttle between host and
+// device memory mid-factorization (a 100^3 trace moved 12 GB each way for 6 GB of top panels when
+// each task was placed on its own). Small updates are no reason to keep a panel off the GPU: the
+// CUDA batch sends them to one fused kernel (kernels::kFusedUpdateMaxFlops).
 struct SizeClassThresholds {
   double inst_max_flops = 2.0e4;       // below: InstQ
   double dpq_min_flops = 5.0e7;        // at or above: DPQ (own task)
-  double gpu_min_task_flops = 2.0e7;   // tasks below this stay on CPUs
-  // Tasks at or above this go to the GPUs when there are any: a core would take ~1000x longer.
+  double gpu_min_task_flops = 2.0e7;   // targets whose work is below this stay on CPUs
+  // Targets whose work is at or above this live on the GPUs when there are any: a core would take
+  // ~1000x longer. Between the two, the scheduler places each task.
   double gpu_only_min_flops = 1.0e9;
-  // An update task whose updates average fewer flops than this stays on CPUs whatever its total:
-  // each update is a GEMM launch on a GPU (~10 us), e.g. a leaf subtree's many small supernodes
-  // into one target ran at 0.07 TFLOP/s on the H100 (docs/benchmarks.md).
-  double gpu_min_item_flops = 1.0e7;
   double subtree_max_flops = -1;       // leaf subtree tasks (plan_factor_layout); < 0 automatic, 0 none
   rt::Where restrict_to = rt::Where::Any;  // Cpu or Cuda: every task that has the choice goes there
 };

@@ -59,6 +59,10 @@ class Runtime final : public TaskRuntime {
   int max_priority() const override;
   void pin_host_range(void* ptr, std::size_t bytes) override;
   void unpin_host_range(void* ptr) override;
+  void prefetch_to_gpu(HandleId) override;
+  void write_back_when_done(HandleId) override;
+  void pause_workers() override;
+  void resume_workers() override;
 
  private:
   struct Impl;

@@ -66,19 +66,27 @@ void supernode_update_cpu(ConstPanelRef d, UpdateRange r, PanelRef t, double* wo
 void supernode_update_cuda(cublasHandle_t handle, cudaStream_t stream, ConstPanelRef d, UpdateRange r, PanelRef t,
                            double* work_device);
 
-// Several descendants into one target (a TPQ batch). Bytes of work the CUDA batch needs: a job
-// table followed by each update's product, stacked. Always enough for the CPU batch too.
-std::size_t supernode_update_batch_work_bytes(const ConstPanelRef* ds, const UpdateRange* rs, int count);
+// Several descendants into one target (a TPQ batch). On the GPU, updates whose product costs fewer
+// than fused_max_flops (2 m k ncols) skip cuBLAS: one fused kernel computes their products tile by
+// tile in shared memory and subtracts them from t (a GEMM launch plus a scatter per small update
+// cost more than its arithmetic: leaf-subtree updates average ~3e5 flops). Bigger ones get a cuBLAS
+// GEMM each into the work buffer and one scatter kernel over them all.
+inline constexpr double kFusedUpdateMaxFlops = 2.0e7;
+// Bytes of work the CUDA batch needs: job tables, then the cuBLAS updates' products stacked. With
+// fused_max_flops = 0 (every product stacked) it is always enough for the CPU batch too.
+std::size_t supernode_update_batch_work_bytes(const ConstPanelRef* ds, const UpdateRange* rs, int count,
+                                              double fused_max_flops = kFusedUpdateMaxFlops);
 // CPU: the updates one after the other; work holds at least the largest m * k of the batch.
 void supernode_update_batch_cpu(const ConstPanelRef* ds, const UpdateRange* rs, int count, PanelRef t,
                                 double* work);
-// CUDA: one GEMM per update into the stacked work buffer, then one scatter kernel over them all
-// (atomic subtractions, since descendants overlap in t: the summation order, and so the last bits,
-// may vary between runs). ds: host array of descriptors holding device pointers. work_device is at
-// least supernode_update_batch_work_bytes(...) bytes, aligned to 8 bytes (cudaMalloc gives 256).
+// CUDA: the fused kernel for the small updates, one GEMM per big update into the stacked work
+// buffer and one scatter kernel over those (atomic subtractions, since descendants overlap in t:
+// the summation order, and so the last bits, may vary between runs). ds: host array of descriptors
+// holding device pointers. work_device is at least supernode_update_batch_work_bytes(..., same
+// fused_max_flops) bytes, aligned to 8 bytes (cudaMalloc gives 256).
 void supernode_update_batch_cuda(cublasHandle_t handle, cudaStream_t stream, const ConstPanelRef* ds,
                                  const UpdateRange* rs, int count, PanelRef t, void* work_device,
-                                 std::size_t work_bytes);
+                                 std::size_t work_bytes, double fused_max_flops = kFusedUpdateMaxFlops);
 
 // Factor a panel: L11 L11^T = A11 (potrf on the diagonal block), then L21 = A21 L11^-T.
 // Returns 0, or the 1-based column within the panel whose pivot was <= 0 or NaN; the rows below

@@ -47,7 +47,10 @@ struct Sources {
     }
   }
   int count() const { return static_cast<int>(ds.size()); }
-  std::size_t work_bytes() const { return kernels::supernode_update_batch_work_bytes(ds.data(), rs.data(), count()); }
+  // fused_max_flops = 0: room for every product, as the CPU batch needs.
+  std::size_t work_bytes(double fused_max_flops) const {
+    return kernels::supernode_update_batch_work_bytes(ds.data(), rs.data(), count(), fused_max_flops);
+  }
 };
 
 // CPU work buffer, one per worker thread, grown as needed.
@@ -61,7 +64,7 @@ void apply_cpu(void* b[], const void* cl_arg, const UpdateHeader& h) {
   if (h.count == 0) return;
   const Sources s(b, cl_arg, h);
   kernels::supernode_update_batch_cpu(s.ds.data(), s.rs.data(), s.count(), target(b, h.target),
-                                      cpu_work(s.work_bytes() / sizeof(double) + 1));
+                                      cpu_work(s.work_bytes(0.0) / sizeof(double) + 1));
 }
 
 void update_cpu(void* b[], void* cl_arg) { apply_cpu(b, cl_arg, rt::task_args<UpdateHeader>(cl_arg)); }
@@ -100,7 +103,7 @@ void sweep_cpu(void* b[], void* cl_arg) {
 void apply_cuda(void* b[], const void* cl_arg, const UpdateHeader& h) {
   if (h.count == 0) return;
   const Sources s(b, cl_arg, h);
-  const std::size_t bytes = s.work_bytes();
+  const std::size_t bytes = s.work_bytes(kernels::kFusedUpdateMaxFlops);
   kernels::supernode_update_batch_cuda(rt::cuda::local_cublas(), starpu_cuda_get_local_stream(), s.ds.data(),
                                        s.rs.data(), s.count(), target(b, h.target), rt::cuda::local_workspace(bytes),
                                        bytes);

@@ -52,7 +52,13 @@ std::size_t supernode_solve_work_doubles(ConstPanelRef p, int nrhs) {
 
 namespace supernode_detail {
 
-BatchLayout batch_layout(const char* routine, const ConstPanelRef* ds, const UpdateRange* rs, int count) {
+bool is_fused(const ConstPanelRef& d, UpdateRange r, double fused_max_flops) {
+  const double m = double(d.nrows) - r.r0, k = double(r.r1) - r.r0;
+  return 2.0 * m * k * double(d.ncols) < fused_max_flops;
+}
+
+BatchLayout batch_layout(const char* routine, const ConstPanelRef* ds, const UpdateRange* rs, int count,
+                         double fused_max_flops) {
   if (count < 0) throw InvalidArgument(std::string(routine) + ": count = " + std::to_string(count) + " is negative");
   if (count > 0 && (ds == nullptr || rs == nullptr)) {
     throw InvalidArgument(std::string(routine) + ": no descendants or no ranges for " + std::to_string(count) +
@@ -60,13 +66,21 @@ BatchLayout batch_layout(const char* routine, const ConstPanelRef* ds, const Upd
   }
   BatchLayout layout;
   if (count == 0) return layout;
-  layout.table_bytes = round_up(static_cast<std::size_t>(count) * sizeof(ScatterJob), kWorkAlignment);
+  const auto n = static_cast<std::size_t>(count);
+  layout.fused_table_offset = round_up(n * sizeof(ScatterJob), alignof(FusedJob));
+  layout.table_bytes = round_up(layout.fused_table_offset + n * sizeof(FusedJob), kWorkAlignment);
   constexpr std::size_t kAlignDoubles = kWorkAlignment / sizeof(double);
   std::size_t next = layout.table_bytes / sizeof(double);
-  layout.c_offsets.reserve(static_cast<std::size_t>(count));
+  layout.c_offsets.assign(n, 0);
+  layout.fused.assign(n, 0);
   for (int u = 0; u < count; ++u) {
-    layout.c_offsets.push_back(next);
-    next += round_up(product_doubles(routine, ds[u], rs[u]), kAlignDoubles);
+    const std::size_t doubles = product_doubles(routine, ds[u], rs[u]);
+    if (is_fused(ds[u], rs[u], fused_max_flops)) {
+      layout.fused[u] = 1;
+      continue;
+    }
+    layout.c_offsets[u] = next;
+    next += round_up(doubles, kAlignDoubles);
   }
   layout.total_bytes = next * sizeof(double);
   return layout;
@@ -74,8 +88,10 @@ BatchLayout batch_layout(const char* routine, const ConstPanelRef* ds, const Upd
 
 }  // namespace supernode_detail
 
-std::size_t supernode_update_batch_work_bytes(const ConstPanelRef* ds, const UpdateRange* rs, int count) {
-  return supernode_detail::batch_layout("supernode_update_batch_work_bytes", ds, rs, count).total_bytes;
+std::size_t supernode_update_batch_work_bytes(const ConstPanelRef* ds, const UpdateRange* rs, int count,
+                                              double fused_max_flops) {
+  return supernode_detail::batch_layout("supernode_update_batch_work_bytes", ds, rs, count, fused_max_flops)
+      .total_bytes;
 }
 
 }  // namespace hetsparse::kernels

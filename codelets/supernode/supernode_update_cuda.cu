@@ -1,5 +1,6 @@
 // Supernodal updates on the GPU: one cuBLAS GEMM per descendant (the fused [M1; M2] M1^T product),
-// then hetsparse's scatter-subtract kernel into the target. A batch stacks its products in the work
+// then hetsparse's scatter-subtract kernel into the target. A batch sends its small updates to the
+// fused kernel (supernode_update_fused_cuda.cu), stacks the products of the others in the work
 // buffer and scatters them all with one kernel.
 #include <algorithm>
 #include <climits>
@@ -14,6 +15,7 @@
 #include "codelets/supernode/supernode.hpp"
 #include "codelets/supernode/supernode_batch_layout.hpp"
 #include "codelets/supernode/supernode_checks.hpp"
+#include "codelets/supernode/supernode_device_common.cuh"
 #include "hetsparse/error.hpp"
 
 namespace hetsparse::kernels {
@@ -29,26 +31,6 @@ constexpr int kTileCols = 32;
 
 long long tile_count(int m, int k) {
   return static_cast<long long>((m + kTileRows - 1) / kTileRows) * ((k + kTileCols - 1) / kTileCols);
-}
-
-// Position of `row` in t's list, or -1. Own rows sit at row - first_col; rows below are searched in
-// [ncols, row - first_col] since the list rises by at least one per position.
-__device__ int position_in_target(std::int32_t row, const PanelRef& t) {
-  const long long offset = static_cast<long long>(row) - t.first_col;
-  if (offset < 0) return -1;
-  if (offset < t.ncols) return static_cast<int>(offset);
-  const int end = static_cast<int>(offset < t.nrows ? offset + 1 : t.nrows);
-  int lo = t.ncols;
-  int hi = end;
-  while (lo < hi) {
-    const int mid = lo + (hi - lo) / 2;
-    if (t.rows[mid] < row) {
-      lo = mid + 1;
-    } else {
-      hi = mid;
-    }
-  }
-  return lo < end && t.rows[lo] == row ? lo : -1;
 }
 
 // Tile `tile` of job's C (tiles numbered down the rows first): t[pos(rows[i]), rows[j] - first_col]
@@ -83,45 +65,12 @@ __global__ void __launch_bounds__(kTileRows)
   scatter_tile<false>(job, work, static_cast<int>(blockIdx.x), t);
 }
 
-// Blocks [jobs[u].first_block, jobs[u + 1].first_block) work on job u; every job has a tile.
 __global__ void __launch_bounds__(kTileRows)
     scatter_batch(const ScatterJob* __restrict__ jobs, int count, const double* __restrict__ work, PanelRef t) {
+  // Blocks [jobs[u].first_block, jobs[u + 1].first_block) work on job u; every job has a tile.
   const int block = static_cast<int>(blockIdx.x);
-  int lo = 0;
-  int hi = count - 1;
-  while (lo < hi) {  // last job starting at or before this block
-    const int mid = lo + (hi - lo + 1) / 2;
-    if (jobs[mid].first_block <= block) {
-      lo = mid;
-    } else {
-      hi = mid - 1;
-    }
-  }
-  const ScatterJob job = jobs[lo];
+  const ScatterJob job = jobs[job_of_block(jobs, count, block)];
   scatter_tile<true>(job, work, block - job.first_block, t);
-}
-
-// The job table travels as kernel parameters rather than through cudaMemcpyAsync from pageable
-// host memory, which may synchronise with the stream: the batch stays asynchronous and no host
-// buffer has to outlive the call. 64 jobs are 2 KiB, well within the 4 KiB parameter limit.
-constexpr int kJobsPerStore = 64;
-struct JobChunk {
-  ScatterJob jobs[kJobsPerStore];
-};
-static_assert(sizeof(JobChunk) <= 4000, "kernel parameters are limited to 4 KiB");
-
-__global__ void __launch_bounds__(kJobsPerStore) store_jobs(JobChunk chunk, int count, ScatterJob* table) {
-  if (static_cast<int>(threadIdx.x) < count) table[threadIdx.x] = chunk.jobs[threadIdx.x];
-}
-
-void upload_jobs(cudaStream_t stream, const std::vector<ScatterJob>& jobs, ScatterJob* table) {
-  for (std::size_t first = 0; first < jobs.size(); first += kJobsPerStore) {
-    const int count = static_cast<int>(std::min<std::size_t>(kJobsPerStore, jobs.size() - first));
-    JobChunk chunk{};
-    std::copy(jobs.begin() + first, jobs.begin() + first + count, chunk.jobs);
-    store_jobs<<<1, kJobsPerStore, 0, stream>>>(chunk, count, table + first);
-    check_cuda(cudaGetLastError(), "store_jobs launch in supernode_update_batch_cuda");
-  }
 }
 
 // C = L_d[r0:, :] L_d[r0:r1, :]^T into c (m x k, ld m), on the handle's current stream.
@@ -165,9 +114,9 @@ void supernode_update_cuda(cublasHandle_t handle, cudaStream_t stream, ConstPane
 
 void supernode_update_batch_cuda(cublasHandle_t handle, cudaStream_t stream, const ConstPanelRef* ds,
                                  const UpdateRange* rs, int count, PanelRef t, void* work_device,
-                                 std::size_t work_bytes) {
+                                 std::size_t work_bytes, double fused_max_flops) {
   constexpr const char* routine = "supernode_update_batch_cuda";
-  const BatchLayout layout = batch_layout(routine, ds, rs, count);
+  const BatchLayout layout = batch_layout(routine, ds, rs, count, fused_max_flops);
   if (count == 0) return;
   for (int u = 0; u < count; ++u) {
     check_update_shape(routine, ds[u], rs[u], as_const(t), work_device);
@@ -179,17 +128,24 @@ void supernode_update_batch_cuda(cublasHandle_t handle, cudaStream_t stream, con
   if (reinterpret_cast<std::uintptr_t>(work_device) % alignof(ScatterJob) != 0) {
     throw InvalidArgument(std::string(routine) + ": work_device is not aligned to 8 bytes");
   }
-  // Only updates with a product get a job: every job then owns at least one block of the grid.
+  // Only updates with a product get a job: every job then owns at least one block of its grid.
   std::vector<ScatterJob> jobs;
+  std::vector<FusedJob> fused;
   long long blocks = 0;
   for (int u = 0; u < count; ++u) {
     const int m = ds[u].nrows - rs[u].r0;
     const int k = rs[u].r1 - rs[u].r0;
     if (k == 0) continue;
+    if (layout.fused[u]) {
+      fused.push_back({ds[u].values + rs[u].r0, ds[u].rows + rs[u].r0, ds[u].nrows, m, k, ds[u].ncols, 0, 0});
+      continue;
+    }
     jobs.push_back({ds[u].rows + rs[u].r0, static_cast<std::int64_t>(layout.c_offsets[u]), m, k,
                     grid_size(blocks, routine), 0});
     blocks += tile_count(m, k);
   }
+  auto* const base = static_cast<unsigned char*>(work_device);
+  run_fused_updates(stream, fused, reinterpret_cast<FusedJob*>(base + layout.fused_table_offset), t, routine);
   if (jobs.empty()) return;
   const int grid = grid_size(blocks, routine);
   double* const work = static_cast<double*>(work_device);
@@ -197,13 +153,13 @@ void supernode_update_batch_cuda(cublasHandle_t handle, cudaStream_t stream, con
     CublasStreamScope bound(handle, stream, routine);
     CublasPointerModeScope host_scalars(handle, CUBLAS_POINTER_MODE_HOST, routine);
     for (int u = 0; u < count; ++u) {
-      if (rs[u].r1 > rs[u].r0) {
+      if (rs[u].r1 > rs[u].r0 && !layout.fused[u]) {
         product(handle, ds[u], rs[u], work + layout.c_offsets[u], "cublasDgemm in supernode_update_batch_cuda");
       }
     }
   }
   ScatterJob* const table = static_cast<ScatterJob*>(work_device);
-  upload_jobs(stream, jobs, table);
+  upload_jobs(stream, jobs, table, "store_jobs launch in supernode_update_batch_cuda");
   scatter_batch<<<grid, kTileRows, 0, stream>>>(table, static_cast<int>(jobs.size()), work, t);
   check_cuda(cudaGetLastError(), "scatter_batch launch in supernode_update_batch_cuda");
 }

@@ -25,7 +25,8 @@ struct Recorded {
   planners::UpdatePlanStats st;
 };
 
-void record(Recorded& rec, const Csr& A, const planners::SizeClassThresholds& th) {
+void record(Recorded& rec, const Csr& A, const planners::SizeClassThresholds& th, int cuda_workers = 0) {
+  rec.r.set_cuda_workers(cuda_workers);
   rec.sym = cholesky::analyze(triangle(A, Triangle::Lower));
   rec.layout = planners::plan_factor_layout(rec.sym, th.subtree_max_flops);
   rec.info.assign(rec.sym.num_supernodes(), 0);
@@ -125,7 +126,6 @@ TEST_P(SupernodalPlan, EveryUpdateExactlyOnceWithTheRightDependencies) {
       EXPECT_TRUE(std::binary_search(t.deps.begin(), t.deps.end(), finisher.at(src))) << t.spec.name;
     }
     if (t.kernel == "sn_factor") finisher[target] = t.id;
-    if (t.spec.flops < th.gpu_min_task_flops && t.kernel != "sn_factor") EXPECT_EQ(t.spec.where, rt::Where::Cpu);
   }
   EXPECT_EQ(seen, want);
   EXPECT_EQ(finisher.size(), std::size_t(L.num_groups()));
@@ -135,6 +135,32 @@ TEST_P(SupernodalPlan, EveryUpdateExactlyOnceWithTheRightDependencies) {
     if (t.kernel != "sn_update") continue;
     const auto& fdeps = tasks[finisher.at(rec.group_of_handle.at(t.spec.data[0].handle))].deps;
     EXPECT_TRUE(std::binary_search(fdeps.begin(), fdeps.end(), t.id)) << t.spec.name;
+  }
+}
+
+// Every task of a top target runs where the target's panel lives: CPUs below gpu_min_task_flops of
+// work, the GPU from gpu_only_min_flops on (when there is one), the scheduler's choice in between.
+TEST(SupernodalPlanPlacement, TasksOfATargetShareItsHome) {
+  auto th = small_thresholds(2e5);
+  th.gpu_only_min_flops = 2e6;
+  for (const int gpus : {0, 1}) {
+    Recorded rec;
+    record(rec, laplacian_3d(14, 13, 12), th, gpus);
+    const auto by_t = planners::updates_by_target(rec.sym);
+    std::map<rt::Where, int> homes;
+    for (const auto& t : rec.r.tasks()) {
+      if (t.kernel == "sn_subtree") continue;
+      const index_t s = rec.layout.group_begin[rec.group_of_handle.at(t.spec.data[0].handle)];
+      double work = planners::factor_flops(rec.sym.supernodes[s]);
+      for (const auto& u : by_t[s]) work += u.flops;
+      const rt::Where want = work < th.gpu_min_task_flops                  ? rt::Where::Cpu
+                             : work >= th.gpu_only_min_flops && gpus > 0 ? rt::Where::Cuda
+                                                                         : rt::Where::Any;
+      EXPECT_EQ(t.spec.where, want) << t.spec.name << " work " << work;
+      ++homes[want];
+    }
+    EXPECT_GT(homes[rt::Where::Cpu], 0);
+    EXPECT_GT(homes[gpus > 0 ? rt::Where::Cuda : rt::Where::Any], 0) << gpus << " GPUs";
   }
 }
 

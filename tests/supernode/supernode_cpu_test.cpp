@@ -30,7 +30,7 @@ class CpuBackend : public SupernodeBackend {
     std::vector<ConstPanelRef> refs;
     for (const HostPanel* d : ds) refs.push_back(d->cref());
     const int count = static_cast<int>(refs.size());
-    const std::size_t bytes = supernode_update_batch_work_bytes(refs.data(), rs.data(), count);
+    const std::size_t bytes = supernode_update_batch_work_bytes(refs.data(), rs.data(), count, 0.0);
     std::vector<double> work(bytes / sizeof(double), kNaN);
     supernode_update_batch_cpu(refs.data(), rs.data(), count, t.ref(), work.data());
   }
@@ -86,9 +86,11 @@ TEST(SupernodeSizes, BatchWorkHoldsATableAndEveryProduct) {
   const std::vector<std::int32_t> rows(100, 0);  // contents not read
   const std::vector<ConstPanelRef> ds{{nullptr, rows.data(), 100, 4, 0}, {nullptr, rows.data(), 50, 2, 0}};
   const std::vector<UpdateRange> rs{{10, 30}, {20, 20}};
-  const std::size_t bytes = supernode_update_batch_work_bytes(ds.data(), rs.data(), 2);
+  const std::size_t bytes = supernode_update_batch_work_bytes(ds.data(), rs.data(), 2, 0.0);
   EXPECT_GE(bytes, (90 * 20 + 0) * sizeof(double) + 2 * 32);
   EXPECT_EQ(bytes % 256, 0U);
+  // Under the fused threshold (14400 flops here) a product needs no room: the job tables only.
+  EXPECT_EQ(supernode_update_batch_work_bytes(ds.data(), rs.data(), 2), 256U);
   EXPECT_EQ(supernode_update_batch_work_bytes(nullptr, nullptr, 0), 0U);
   EXPECT_THROW(supernode_update_batch_work_bytes(ds.data(), rs.data(), -1), InvalidArgument);
   EXPECT_EQ(supernode_update_work_doubles(ds[0], rs[0]), 90U * 20U);

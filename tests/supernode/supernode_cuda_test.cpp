@@ -3,11 +3,14 @@
 // dev_info start poisoned (NaN, -1); guard entries after every panel and x must come back unchanged.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <vector>
 
 #include "codelets/supernode/supernode.hpp"
+#include "codelets/supernode/supernode_batch_layout.hpp"
 #include "hetsparse/error.hpp"
 #include "tests/kernels/cuda_test_support.hpp"
 #include "tests/supernode/supernode_checks.hpp"
@@ -59,12 +62,16 @@ class PoisonedWork : public DeviceArray<double> {
   PoisonedWork(cudaStream_t stream, std::size_t doubles) : DeviceArray<double>(doubles) { poison(stream); }
 };
 
+// fused_max_flops of the batches: the default, 0 (every update through cuBLAS) or infinite (every
+// update through the fused kernel, single updates too).
 class CudaBackend : public SupernodeBackend {
  public:
-  CudaBackend(cudaStream_t stream, cublasHandle_t blas, cusolverDnHandle_t solver)
-      : stream_(stream), blas_(blas), solver_(solver) {}
+  CudaBackend(cudaStream_t stream, cublasHandle_t blas, cusolverDnHandle_t solver,
+              double fused_max_flops = kFusedUpdateMaxFlops)
+      : stream_(stream), blas_(blas), solver_(solver), fused_max_flops_(fused_max_flops) {}
 
   void update(const HostPanel& d, UpdateRange r, HostPanel& t) override {
+    if (std::isinf(fused_max_flops_)) return update_batch({&d}, {r}, t);
     const DevicePanel dd(stream_, d), dt(stream_, t);
     PoisonedWork work(stream_, supernode_update_work_doubles(d.cref(), r));
     supernode_update_cuda(blas_, stream_, dd.cref(d), r, dt.ref(t), work.get());
@@ -80,9 +87,10 @@ class CudaBackend : public SupernodeBackend {
     }
     const DevicePanel dt(stream_, t);
     const int count = static_cast<int>(refs.size());
-    const std::size_t bytes = supernode_update_batch_work_bytes(refs.data(), rs.data(), count);
-    PoisonedWork work(stream_, bytes / sizeof(double));
-    supernode_update_batch_cuda(blas_, stream_, refs.data(), rs.data(), count, dt.ref(t), work.get(), bytes);
+    const std::size_t bytes = supernode_update_batch_work_bytes(refs.data(), rs.data(), count, fused_max_flops_);
+    PoisonedWork work(stream_, bytes / sizeof(double) + 1);
+    supernode_update_batch_cuda(blas_, stream_, refs.data(), rs.data(), count, dt.ref(t), work.get(), bytes,
+                                fused_max_flops_);
     dt.values.download(stream_, t.values);
   }
   int factor(HostPanel& p) override {
@@ -118,15 +126,28 @@ class CudaBackend : public SupernodeBackend {
   cudaStream_t stream_;
   cublasHandle_t blas_;
   cusolverDnHandle_t solver_;
+  double fused_max_flops_;
 };
 
 class SupernodeCuda : public CudaKernelTest {
  protected:
   void SetUp() override {
     CudaKernelTest::SetUp();
-    if (!IsSkipped()) backend_.emplace(stream_, cublas_, cusolver_);
+    if (!IsSkipped()) backend_.emplace(stream_, cublas_, cusolver_, fused_max_flops());
   }
+  virtual double fused_max_flops() const { return kFusedUpdateMaxFlops; }
   std::optional<CudaBackend> backend_;
+};
+class SupernodeCudaFusedOnly : public SupernodeCuda {
+  double fused_max_flops() const override { return std::numeric_limits<double>::infinity(); }
+};
+class SupernodeCudaCublasOnly : public SupernodeCuda {
+  double fused_max_flops() const override { return 0.0; }
+};
+// Between the sizes of check_batch's updates: one batch runs both paths into the same target.
+constexpr double kMixedThreshold = 6.0e4;
+class SupernodeCudaMixed : public SupernodeCuda {
+  double fused_max_flops() const override { return kMixedThreshold; }
 };
 
 TEST_F(SupernodeCuda, UpdateMatchesDenseReference) { check_updates(*backend_, 111); }
@@ -146,6 +167,31 @@ TEST_F(SupernodeCuda, FactorReportsNaNPivotColumn) {
 TEST_F(SupernodeCuda, SweepsMatchDenseTriangularSolves) { check_sweeps(*backend_, 120); }
 TEST_F(SupernodeCuda, RightLookingFactorAndSolveMatchDense) { check_end_to_end(*backend_, false, 121); }
 TEST_F(SupernodeCuda, LeftLookingBatchedFactorAndSolveMatchDense) { check_end_to_end(*backend_, true, 122); }
+
+// The fused kernel (tiles of 32 x 32, inner dimension in chunks of 16) on every shape of the CPU
+// suite, single updates included, and on batches.
+TEST_F(SupernodeCudaFusedOnly, UpdateMatchesDenseReference) { check_updates(*backend_, 131); }
+TEST_F(SupernodeCudaFusedOnly, UpdateWithoutRowsInTargetColumnsChangesNothing) { check_empty_update(*backend_, 132); }
+TEST_F(SupernodeCudaFusedOnly, BatchOfSevenMatchesDenseReference) { check_batch(*backend_, 7, 133); }
+TEST_F(SupernodeCudaFusedOnly, BatchOfSeventyMatchesDenseReference) { check_batch(*backend_, 70, 134); }
+TEST_F(SupernodeCudaFusedOnly, LeftLookingBatchedFactorAndSolveMatchDense) { check_end_to_end(*backend_, true, 135); }
+TEST_F(SupernodeCudaCublasOnly, BatchOfSevenMatchesDenseReference) { check_batch(*backend_, 7, 136); }
+TEST_F(SupernodeCudaCublasOnly, BatchOfSeventyMatchesDenseReference) { check_batch(*backend_, 70, 137); }
+TEST_F(SupernodeCudaCublasOnly, LeftLookingBatchedFactorAndSolveMatchDense) { check_end_to_end(*backend_, true, 138); }
+TEST_F(SupernodeCudaMixed, BatchOfFortyMatchesDenseReference) { check_batch(*backend_, 40, 139); }
+TEST_F(SupernodeCudaMixed, LeftLookingBatchedFactorAndSolveMatchDense) { check_end_to_end(*backend_, true, 140); }
+
+// The mixed fixture's threshold does split check_batch's updates (a host-only check).
+TEST(SupernodeCudaArguments, MixedThresholdSplitsTheBatch) {
+  Rng rng(139);
+  const UpdateProblem problem = random_update_problem(rng, {500, 48, 40, 0.5, 40});
+  int fused = 0;
+  for (std::size_t u = 0; u < problem.descendants.size(); ++u) {
+    fused += supernode_detail::is_fused(problem.descendants[u].cref(), problem.ranges[u], kMixedThreshold);
+  }
+  EXPECT_GT(fused, 0);
+  EXPECT_LT(fused, static_cast<int>(problem.descendants.size()));
+}
 
 // StarPU workers share handles between tasks: the kernels must give them back as they found them.
 TEST_F(SupernodeCuda, HandlesKeepTheirStreamAndPointerMode) {
