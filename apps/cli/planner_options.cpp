@@ -12,7 +12,7 @@ void add_planner_options(ArgParser& p) {
       .option("gpu-min-task-flops", "F", "top supernodes with less work than F stay on CPUs")
       .option("gpu-only-min-flops", "F", "top supernodes with at least F flops of work live on the GPU")
       .option("amalgamation", "N:Z,N:Z,N:Z,N:Z",
-              "swCholesky's four relaxed-amalgamation cases (columns:zero fraction), default 4:0.99,16:0.8,48:0.1,1023:0.05");
+              "swCholesky's four relaxed-amalgamation cases (columns:zero fraction), default 8:0.99,32:0.8,64:0.1,1023:0.05");
 }
 
 void apply_planner_options(const ArgParser& p, planners::SizeClassThresholds& th) {

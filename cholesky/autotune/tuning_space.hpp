@@ -37,7 +37,7 @@ TunedSettings decode(const std::vector<double>& x, const planners::SizeClassThre
 // Exact text of the amalgamation values (equal keys, equal symbolic factors) and of all settings.
 std::string amalgamation_key(const std::array<AmalgamationPair, 4>& pairs);
 std::string settings_key(const TunedSettings& s);
-// "nrelax 4/16/48/1023 zrelax 0.80/0.10/0.05/0.99 inst_max_flops 2.0e+04 ..." (the paper's numbering).
+// "nrelax 8/32/64/1023 zrelax 0.80/0.10/0.05/0.99 inst_max_flops 2.0e+04 ..." (the paper's numbering).
 std::string describe(const TunedSettings& s);
 
 }  // namespace hetsparse::cholesky::autotune

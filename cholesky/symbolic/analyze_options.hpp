@@ -34,13 +34,16 @@ struct AmalgamationPair {
 // bound not yet used; it is tuned in (512, 1024)); and z is the fraction of explicit zeros, not
 // of nonzeros as the text says once: cases 2-4 are CHOLMOD's rule, where z counts zeros, and only
 // that reading lets case 1 (tiny supernodes, z up to zrelax3 in (0.8, 1)) merge almost anything.
-// The paper tunes the eight values per matrix and publishes none, so the defaults are CHOLMOD's
-// for the three pairs it shares, nrelax0..2 = 4, 16, 48 and zrelax0..2 = 0.8, 0.1, 0.05, and the
-// most permissive corner of the paper's tuning ranges for the fourth: nrelax3 = 1023, zrelax3 = 0.99.
+// The paper tunes the eight values per matrix and publishes none. The zero fractions are CHOLMOD's
+// for the three pairs it shares (zrelax0..2 = 0.8, 0.1, 0.05) and the most permissive corner of the
+// paper's tuning ranges for the fourth (zrelax3 = 0.99, nrelax3 = 1023). The widths are twice
+// CHOLMOD's 4, 16, 48 (8, 32, 64): measured on the H100 node (docs/benchmarks.md), wider leaf
+// supernodes make the CPU's leaf-subtree phase, the critical path of a CPU + GPU factorization,
+// cheaper: lap3d 100^3 0.74-0.79 s -> 0.63-0.64 s, 128^3 2.07 s -> 1.86 s.
 inline constexpr std::array<AmalgamationPair, 4> kSwCholeskyAmalgamation = {{
-    {4, 0.99},     // case 1: tiny supernodes merge unless almost all zeros
-    {16, 0.8},     // case 2
-    {48, 0.1},     // case 3
+    {8, 0.99},     // case 1: tiny supernodes merge unless almost all zeros
+    {32, 0.8},     // case 2
+    {64, 0.1},     // case 3
     {1023, 0.05},  // case 4: wide merges only when nearly free
 }};
 

@@ -106,10 +106,11 @@ TEST(Supernodes, AmalgamationMergesWholeSupernodesUnderTheFourCases) {
 TEST(Supernodes, ChainSplitsWhereTheCasesStopAllowingMerges) {
   // Tridiagonal, natural order: L is bidiagonal, the etree a path, fundamental supernodes single
   // columns but for the last two. A merged k-column block holds (k-1)(k-2)/2 zeros among
-  // k(k+1)/2 entries: z(16) = 0.77 <= 0.8 (case 2) but z(17) = 0.84 fits no case, so groups of
-  // 16 columns form from the top: 24..39, 8..23, 0..7.
+  // k(k+1)/2 entries. With CHOLMOD's widths (case 2: 16 columns, z <= 0.8): z(16) = 0.77 fits
+  // but 17 columns fit no case, so groups of 16 columns form from the top: 24..39, 8..23, 0..7.
   AnalyzeOptions opts;
   opts.ordering = Ordering::Natural;
+  opts.amalgamation = {{{4, 0.99}, {16, 0.8}, {48, 0.1}, {1023, 0.05}}};
   const SymbolicFactor f = analyze(triangle(laplacian_2d(40, 1), Triangle::Lower), opts);
   ASSERT_EQ(f.num_supernodes(), 3);
   EXPECT_EQ(f.supernodes[0].ncols, 8);

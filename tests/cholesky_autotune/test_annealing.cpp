@@ -68,7 +68,7 @@ TEST(TuningSpace, DefaultsRoundTripAndDecodeStaysInThePapersRanges) {
   for (const ThresholdParam& p : threshold_params())
     EXPECT_NEAR(back.thresholds.*p.field, s.thresholds.*p.field, 1e-9 * s.thresholds.*p.field) << p.name;
   EXPECT_EQ(back.thresholds.restrict_to, rt::Where::Cpu);
-  EXPECT_EQ(describe(back).rfind("nrelax 4/16/48/1023 zrelax 0.80/0.10/0.05/0.99", 0), 0u) << describe(back);
+  EXPECT_EQ(describe(back).rfind("nrelax 8/32/64/1023 zrelax 0.80/0.10/0.05/0.99", 0), 0u) << describe(back);
   for (double u : {0.0, 0.37, 1.0}) {
     const TunedSettings d = decode(std::vector<double>(dimension(), u), {});
     for (int i = 0; i < 3; ++i) {

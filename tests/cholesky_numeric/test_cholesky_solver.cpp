@@ -109,7 +109,9 @@ TEST(Cholesky, TargetsWithHundredsOfDescendantsAreSplitIntoSeveralTasks) {
     th.dpq_min_flops = 1e15;
     th.subtree_max_flops = 0;  // every supernode its own group, so targets have hundreds of sources
     cholesky::CholeskySolver chol(r);
-    chol.analyze(triangle(A, Triangle::Lower));
+    cholesky::AnalyzeOptions narrow;  // CHOLMOD's widths: more, smaller supernodes, more sources
+    narrow.amalgamation = {{{4, 0.99}, {16, 0.8}, {48, 0.1}, {1023, 0.05}}};
+    chol.analyze(triangle(A, Triangle::Lower), narrow);
     const auto by_t = planners::updates_by_target(chol.symbolic());
     std::size_t most = 0;
     for (const auto& v : by_t) most = std::max(most, v.size());

@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""Time of a factorization split by task class and device, from StarPU's tasks.rec (a --trace run).
+
+  trace_split.py TRACE_DIR/tasks.rec [--last]   (--last: only the last factorization of the run)
+
+Task classes are the prefix of hetsparse's task names (subtree, tpq, dpq, inst, factor). tasks.rec has
+no arch field: a worker counts as CUDA when it ran update tasks on a memory node other than host RAM (0).
+Prints a markdown table: class | device | tasks | busy ms | share of the device's busy time.
+"""
+import collections
+import sys
+
+
+def records(path):
+    cur = {}
+    for line in open(path):
+        line = line.rstrip('\n')
+        if not line:
+            if cur:
+                yield cur
+            cur = {}
+            continue
+        key, _, value = line.partition(': ')
+        cur[key] = value
+    if cur:
+        yield cur
+
+
+def main():
+    if len(sys.argv) < 2 or sys.argv[1] in ('-h', '--help'):
+        print(__doc__)
+        return 0
+    tasks = [r for r in records(sys.argv[1]) if 'StartTime' in r and 'EndTime' in r and 'WorkerId' in r]
+    tasks = [r for r in tasks if 'sweep' not in r['Name']]
+    for r in tasks:
+        r['s'], r['e'] = float(r['StartTime']), float(r['EndTime'])
+    tasks.sort(key=lambda r: r['s'])
+    if '--last' in sys.argv:  # a factorization starts with the first leaf subtree
+        starts = [r['s'] for r in tasks if r['Name'].startswith('subtree_0_')]
+        if starts:
+            tasks = [r for r in tasks if r['s'] >= starts[-1]]
+    cuda = {r['WorkerId'] for r in tasks if r['Name'].startswith(('dpq', 'tpq')) and r.get('MemoryNode', '0') != '0'}
+    span = max(r['e'] for r in tasks) - min(r['s'] for r in tasks)
+    busy = collections.defaultdict(lambda: [0, 0.0])
+    per_device = collections.Counter()
+    for r in tasks:
+        dev = 'CUDA' if r['WorkerId'] in cuda else 'CPU'
+        key = (r['Name'].split('_')[0], dev)
+        busy[key][0] += 1
+        busy[key][1] += r['e'] - r['s']
+        per_device[dev] += r['e'] - r['s']
+    print(f'span {span:.1f} ms, {len(tasks)} tasks, CUDA workers {sorted(cuda)}\n')
+    print('| class | device | tasks | busy ms | share of device |')
+    print('|---|---|---|---|---|')
+    for (cls, dev), (n, ms) in sorted(busy.items(), key=lambda kv: (kv[0][1], -kv[1][1])):
+        print(f'| {cls} | {dev} | {n} | {ms:.1f} | {100 * ms / per_device[dev]:.0f}% |')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
