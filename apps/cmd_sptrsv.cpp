@@ -1,15 +1,18 @@
 // `hetsparse sptrsv`: sparse triangular solve T x = b as a StarPU task: analysis (levels, fusion
 // segments, features), the scheme choice (named, or "auto": search / model), timed solves, the
 // preprocessing cost (analysis + selection + preparation, also in solves) and ||b - T x|| / ||b||.
+// On CPU workers, --cpu-mode picks serial substitution, one parallel task or per-level tasks.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <vector>
 
 #include "apps/cli/common.hpp"
 #include "apps/cli/json.hpp"
 #include "apps/commands.hpp"
+#include "codelets/sptrsv/sptrsv_level_codelets.hpp"
 #include "reference/sparse_reference.hpp"
 #include "sparse/convert.hpp"
 #include "sptrsv/triangular_solver.hpp"
@@ -50,6 +53,11 @@ int cmd_sptrsv(int argc, char** argv) {
       .option("select", "search|model",
               "how auto chooses (default: model if one is trained for this GPU, else search)", "default")
       .option("device", "any|cpu|gpu", "where the solves may run", "any")
+      .option("cpu-mode", "serial|parallel-task|level-tasks",
+              "solves on CPU workers: one serial task, one StarPU parallel task over a combined worker (default "
+              "scheduler then peager), or per-level tasks",
+              "serial")
+      .option("cpu-min-entries", "N", "level-scheduled modes: smallest share of a level in entries (0: default)", "0")
       .flag("analyze", "print every structural feature of T")
       .option("iterations", "N", "timed solves (the median is reported)", "10")
       .option("seed", "S", "seed of the random b", "1");
@@ -66,8 +74,24 @@ int cmd_sptrsv(int argc, char** argv) {
   const std::vector<double> b = random_vector(static_cast<std::size_t>(n), static_cast<std::uint64_t>(p.get_int("seed")));
   std::vector<double> x(static_cast<std::size_t>(n), std::nan(""));
 
-  rt::Runtime runtime(runtime_options(p));
   sptrsv::TriangularSolveOptions so;
+  try {
+    so.cpu_mode = sptrsv::parse_cpu_mode(p.get("cpu-mode"));
+  } catch (const InvalidArgument& e) {
+    throw UsageError(std::string("hetsparse sptrsv: --cpu-mode: ") + e.what());
+  }
+  so.cpu_min_entries = p.get_int("cpu-min-entries");
+  if (so.cpu_min_entries < 0) throw UsageError("hetsparse sptrsv: --cpu-min-entries must not be negative");
+  rt::RuntimeOptions ro = runtime_options(p);
+  // A parallel task spans several workers only under a scheduler that builds combined workers; with
+  // StarPU's topology-based ones a worker that is master of a narrow one may take the task, with
+  // STARPU_SINGLE_COMBINED_WORKER one worker is master of every width, so peager takes the widest.
+  if (so.cpu_mode == sptrsv::CpuMode::ParallelTask) {
+    if (ro.scheduler.empty() && !std::getenv("STARPU_SCHED")) ro.scheduler = "peager";
+    if (!std::getenv("STARPU_SINGLE_COMBINED_WORKER")) ::setenv("STARPU_SINGLE_COMBINED_WORKER", "1", 1);
+  }
+  rt::Runtime runtime(ro);
+  const int widest = codelets::widest_parallel_worker();
   so.device = parse_device(p.get("device"), "hetsparse sptrsv");
   so.variant = p.get("variant");
   so.select = sptrsv::parse_select_mode(p.get("select"));
@@ -114,6 +138,10 @@ int cmd_sptrsv(int argc, char** argv) {
   const double preprocess_s = solver.preprocess_seconds();
   const sptrsv::Selection selection = solver.selection();
   const index_t levels = solver.pattern().num_levels();
+  const int parallel_width = codelets::last_parallel_task_width();
+  const long long level_tasks =
+      solver.level_tasks() ? static_cast<long long>(solver.level_tasks()->tasks_last_submit()) : 0;
+  const std::string cpu_mode = p.get("cpu-mode");
   solver_ptr.reset();
   const rt::TraceFiles tf = runtime.shutdown();
 
@@ -124,10 +152,13 @@ int cmd_sptrsv(int argc, char** argv) {
         .set("levels", static_cast<long long>(levels))
         .set("scheduler", runtime.options().scheduler).set("cpu_workers", runtime.num_cpu_workers())
         .set("cuda_workers", runtime.num_cuda_workers()).set("device", p.get("device"))
-        .set("variant", variant).set("analysis_s", analysis_s).set("preprocess_s", preprocess_s)
+        .set("variant", variant).set("cpu_mode", cpu_mode).set("widest_parallel_worker", widest)
+        .set("analysis_s", analysis_s).set("preprocess_s", preprocess_s)
         .set("preprocess_in_solves", median > 0 ? preprocess_s / median : 0.0)
         .set("iterations", static_cast<long long>(iters)).set("solve_ms", median * 1e3).set("gflops", gflops)
         .set("relative_residual", residual).set("correct", ok);
+    if (parallel_width > 0) j.set("parallel_task_width", parallel_width);
+    if (level_tasks > 0) j.set("tasks_per_solve", level_tasks);
     if (p.has("analyze")) {
       Json f;
       for (const auto& [name, value] : features.as_list()) f.set(name, value);
@@ -149,6 +180,9 @@ int cmd_sptrsv(int argc, char** argv) {
     std::printf("runtime     %s, %d CPU + %d CUDA workers, device %s, variant %s\n",
                 runtime.options().scheduler.c_str(), runtime.num_cpu_workers(), runtime.num_cuda_workers(),
                 p.get("device").c_str(), variant.c_str());
+    if (parallel_width > 0)
+      std::printf("cpu mode    parallel task on %d worker(s) (widest combined worker %d)\n", parallel_width, widest);
+    if (level_tasks > 0) std::printf("cpu mode    %lld per-level tasks per solve\n", level_tasks);
     std::printf("analysis    %.4f s\n", analysis_s);
     if (!selection.how.empty()) {
       std::printf("selection   %s in %.4f s%s%s\n", selection.how.c_str(), selection.seconds,

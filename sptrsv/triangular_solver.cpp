@@ -5,7 +5,9 @@
 #include <vector>
 
 #include "codelets/sptrsv/sptrsv_codelet.hpp"
+#include "codelets/sptrsv/sptrsv_level_codelets.hpp"
 #include "hetsparse/error.hpp"
+#include "runtime/runtime.hpp"
 #include "sptrsv/selection_store.hpp"
 
 namespace hetsparse::sptrsv {
@@ -45,6 +47,8 @@ void TriangularSolver::analyze(const Csr& T, Triangle tri, bool unit_diagonal, c
     check_scheme(options.variant);  // InvalidArgument naming it
   }
   const bool gpu = !variants.empty() && options.device != rt::Where::Cpu;
+  if (options.cpu_min_entries < 0 || options.cpu_chunks < 0)
+    throw InvalidArgument("TriangularSolver: cpu_min_entries and cpu_chunks must not be negative");
 
   AnalysisOptions analysis = options.analysis;
   if (gpu && options.calibrated_fusion_threshold) {
@@ -55,15 +59,21 @@ void TriangularSolver::analyze(const Csr& T, Triangle tri, bool unit_diagonal, c
     }
   }
   auto pattern = std::make_unique<TriangularPattern>(T, tri, unit_diagonal, analysis);
+  level_tasks_.reset();
   handles_.reset();  // unregisters the previous matrix, if any
   worker_schemes_.reset();
   pattern_ = std::move(pattern);
   device_ = options.device;
+  cpu_mode_ = options.cpu_mode;
+  cpu_min_entries_ = options.cpu_min_entries;
+  cpu_chunks_ = options.cpu_chunks;
+  cpu_fork_join_ = options.cpu_fork_join;
   gpu_ = gpu;
   selection_ = Selection{};
   variant_index_ = -1;
   if (!gpu) {
-    variant_ = "cpu_serial";
+    variant_ = cpu_mode_ == CpuMode::Serial ? "cpu_serial"
+               : cpu_mode_ == CpuMode::ParallelTask ? "cpu_parallel_task" : "cpu_level_tasks";
   } else {
     if (options.variant == "auto") {
       SelectionOptions so;
@@ -90,8 +100,8 @@ void TriangularSolver::register_matrix() {
   if (p.rows() > 0) {
     h->rowptr = read_only_vector(rt_, p.rowptr());
     h->colind = read_only_vector(rt_, p.colind());
+    if (variant_index_ >= 0 || cpu_levels()) h->level_rows = read_only_vector(rt_, p.level_rows());
     if (variant_index_ >= 0) {
-      h->level_rows = read_only_vector(rt_, p.level_rows());
       h->segments = read_only_vector(rt_, p.segments());
       h->level_segments = read_only_vector(rt_, p.level_segments());
     }
@@ -108,7 +118,7 @@ void TriangularSolver::register_values() {
   const TriangularPattern& p = *pattern_;
   if (p.rows() == 0) return;
   handles_->values = read_only_vector(rt_, p.values());
-  if (variant_index_ >= 0 && p.has_level_ordered_copy()) {
+  if ((variant_index_ >= 0 || cpu_levels()) && p.has_level_ordered_copy()) {
     // The pattern hands its level-ordered copy out only through the host view.
     const kernels::TriangularView v = p.host_view();
     const auto n = static_cast<std::size_t>(p.rows());
@@ -156,6 +166,12 @@ void TriangularSolver::solve(const double* b, double* x, int nrhs, bool transpos
   rt::DataHandle hx = rt::make_matrix_handle(rt_, x, ld, ld, cols);
 
   const bool gpu_capable = gpu_ && nrhs == 1 && !transpose;
+  if (!gpu_capable && !transpose && cpu_levels()) {  // on CPU workers only: level-scheduled
+    submit_cpu_levels(hb.id(), hx.id(), nrhs);
+    rt_.wait_all();
+    hx.reset();
+    return;
+  }
   codelets::SptrsvMatrixHandles th;
   th.rowptr = handles_->rowptr.id();
   th.colind = handles_->colind.id();
@@ -192,6 +208,46 @@ void TriangularSolver::solve(const double* b, double* x, int nrhs, bool transpos
   codelets::insert_sptrsv(rt_, opt, th, hb.id(), hx.id(), params, p.nnz());
   rt_.wait_all();
   hx.reset();  // brings x home
+}
+
+void TriangularSolver::submit_cpu_levels(rt::HandleId b, rt::HandleId x, int nrhs) {
+  const TriangularPattern& p = *pattern_;
+  codelets::SptrsvMatrixHandles th;
+  th.rowptr = handles_->rowptr.id();
+  th.colind = handles_->colind.id();
+  th.values = handles_->values.id();
+  th.level_rows = handles_->level_rows.id();
+  th.has_level_copy = static_cast<bool>(handles_->level_values);
+  if (th.has_level_copy) {
+    th.level_rowptr = handles_->level_rowptr.id();
+    th.level_colind = handles_->level_colind.id();
+    th.level_values = handles_->level_values.id();
+  }
+  if (cpu_mode_ == CpuMode::ParallelTask) {
+    codelets::SptrsvLevelParams params;
+    params.n = p.rows();
+    params.upper = p.triangle() == Triangle::Upper;
+    params.nrhs = nrhs;
+    params.num_levels = p.num_levels();
+    params.host_level_ptr = p.level_ptr().data();  // alive until the task completes: solve() waits
+    params.host_level_nnz = p.level_nnz().data();
+    params.min_entries_per_share = cpu_min_entries_ > 0 ? cpu_min_entries_ : kParallelTaskMinEntries;
+    rt::TaskOptions opt;
+    opt.name = "sptrsv_parallel";
+    opt.where = rt::Where::Cpu;
+    codelets::insert_sptrsv_parallel(rt_, opt, th, b, x, params, p.nnz(),
+                                     cpu_fork_join_ ? codelets::ParallelTaskKind::ForkJoin
+                                                    : codelets::ParallelTaskKind::Spmd);
+    return;
+  }
+  if (!level_tasks_) {
+    LevelTaskOptions o;
+    const auto* starpu = dynamic_cast<const rt::Runtime*>(&rt_);  // others do not know their CPU workers
+    o.chunks = cpu_chunks_ > 0 ? cpu_chunks_ : starpu ? std::max(1, starpu->num_cpu_workers()) : 2;
+    o.min_entries_per_task = cpu_min_entries_ > 0 ? cpu_min_entries_ : kLevelTaskMinEntries;
+    level_tasks_ = std::make_unique<LevelTaskPlanner>(rt_, o);
+  }
+  level_tasks_->submit(p.host_view(), th, b, x, nrhs);
 }
 
 const TriangularFeatures& TriangularSolver::features() const {

@@ -2,6 +2,7 @@
 // (sptrsv::TriangularPattern), then solve T X = B or T^T X = B as one `sptrsv` task per solve,
 // on a CPU worker (serial substitution) or a CUDA worker (a scheme: a GPU variant, cuSPARSE or an
 // AG-SpTRSV code variant, see prepared_scheme.hpp), chosen by name or by "auto" (scheme_selection.hpp).
+// Solves bound to CPU workers may instead be level-scheduled over them (options.cpu_mode).
 //
 //   sptrsv::TriangularSolver s(runtime);
 //   s.analyze(L, Triangle::Lower, /*unit_diagonal=*/false, {});
@@ -14,6 +15,7 @@
 #include "sparse/csr.hpp"
 #include "sparse/types.hpp"
 #include "sptrsv/analysis.hpp"
+#include "sptrsv/cpu_solve.hpp"
 #include "sptrsv/features.hpp"
 #include "sptrsv/prepared_scheme.hpp"
 #include "sptrsv/scheme_selection.hpp"
@@ -37,6 +39,18 @@ struct TriangularSolveOptions {
   bool calibrated_fusion_threshold = true;
   std::string matrix_name;  // recorded in the search's timing table
   AnalysisOptions analysis;
+  // Solves that run on CPU workers only (device Cpu, a build without CUDA, nrhs > 1): serial
+  // substitution in one task, one parallel task, or per-level tasks (cpu_solve.hpp). T^T solves
+  // always use serial substitution; with device Any, single right-hand-side solves stay one
+  // `sptrsv` task the scheduler places.
+  CpuMode cpu_mode = CpuMode::Serial;
+  // Smallest share of a level, in stored entries times nrhs; 0: the mode's default.
+  std::int64_t cpu_min_entries = 0;
+  // level-tasks: shares per big level; 0: the StarPU runtime's CPU workers (2 on another runtime).
+  int cpu_chunks = 0;
+  // parallel-task as a STARPU_FORKJOIN task (its function starts the threads) instead of SPMD; for
+  // comparisons (bench_sptrsv_cpu).
+  bool cpu_fork_join = false;
 };
 
 class TriangularSolver {
@@ -63,8 +77,8 @@ class TriangularSolver {
   void solve(const double* b, double* x, int nrhs = 1, bool transpose = false);
 
   const TriangularFeatures& features() const;
-  // The scheme solves placed on a CUDA worker use, or "cpu_serial" when the device is Cpu or the
-  // build has no CUDA variants.
+  // The scheme solves placed on a CUDA worker use or, when the device is Cpu or the build has no
+  // CUDA variants, "cpu_serial", "cpu_parallel_task" or "cpu_level_tasks" (options.cpu_mode).
   const std::string& chosen_variant() const { return variant_; }
   // How "auto" chose (how == "" for a named scheme or a CPU-only solver).
   const Selection& selection() const { return selection_; }
@@ -73,17 +87,26 @@ class TriangularSolver {
   // (cusparse / ag: one per CUDA worker that has solved).
   double preprocess_seconds() const;
   const TriangularPattern& pattern() const;
+  // The per-level task planner of the last level-tasks solve (null before one).
+  const LevelTaskPlanner* level_tasks() const { return level_tasks_.get(); }
 
  private:
   struct Handles;
   void register_matrix();
   void register_values();
+  bool cpu_levels() const { return cpu_mode_ != CpuMode::Serial; }
+  void submit_cpu_levels(rt::HandleId b, rt::HandleId x, int nrhs);
 
   rt::TaskRuntime& rt_;
   // Declaration order = reverse destruction order: handles, then prepared schemes, then the pattern.
   std::unique_ptr<TriangularPattern> pattern_;
   std::unique_ptr<WorkerSchemes> worker_schemes_;  // cusparse / ag schemes only
   std::unique_ptr<Handles> handles_;
+  std::unique_ptr<LevelTaskPlanner> level_tasks_;  // its tokens go before the pattern
+  CpuMode cpu_mode_ = CpuMode::Serial;
+  std::int64_t cpu_min_entries_ = 0;
+  int cpu_chunks_ = 0;
+  bool cpu_fork_join_ = false;
   rt::Where device_ = rt::Where::Any;
   std::string variant_;
   bool gpu_ = false;        // solves may go to CUDA workers

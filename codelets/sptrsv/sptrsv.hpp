@@ -73,9 +73,10 @@ void sptrsv_cpu_level(const TriangularView& t, index_t level_begin, index_t leve
                       index_t ldb, double* x, index_t ldx, index_t nrhs);
 
 // Level-scheduled T X = B on num_threads std::threads (the caller's thread is one of them): a level
-// whose stored entries times nrhs reach min_entries_per_thread per thread is split across the
-// threads by entries, runs of smaller levels are solved by one thread, and the threads meet at a
-// barrier after each such step (below ~2048 entries a share costs less than the barrier). The
+// is split by entries across as many threads as it has min_entries_per_thread entries (times nrhs),
+// runs of levels too small for 2 are solved by one thread, and the threads meet at a barrier after
+// each such step (below ~2048 entries a share costs less than the barrier); the plan is
+// kernels::plan_level_steps (sptrsv_level_plan.hpp), also used by the StarPU CPU modes. The
 // barrier spins (yielding after a while): give it cores nothing else runs on, or a descheduled
 // thread stalls every level. num_threads >= 1, min_entries_per_thread >= 1.
 constexpr std::int64_t kDefaultMinEntriesPerThread = 2048;
