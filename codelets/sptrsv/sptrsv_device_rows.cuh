@@ -24,6 +24,10 @@ namespace hetsparse::kernels::sptrsv_device {
 constexpr unsigned kWarp = 32;
 constexpr unsigned kFullMask = 0xffffffffu;
 constexpr unsigned kBlockThreads = 128;
+// A full SM of resident warps (2048 threads, so at most 32 registers a thread): a sync-free kernel
+// progresses through warps that wait, and fewer resident warps (48 at 40 registers) cost 10-50% on
+// wide-level matrices.
+constexpr int kMinBlocksPerSm = 2048 / kBlockThreads;
 
 // The parts of TriangularDeviceView a sync-free kernel reads, for one solve order, by value.
 struct Rows {
@@ -95,30 +99,87 @@ __device__ __forceinline__ unsigned claim_item(unsigned* next_item) {
   return __shfl_sync(kFullMask, item, 0);
 }
 
-// The row at `slot` by the whole warp (all 32 lanes must call it): lanes stride over the off-diagonals,
-// each spinning on its own dependencies, then a fixed shuffle tree sums the partials, so the result
-// does not depend on timing. b is read with plain loads: it may be x itself.
+// Relaxed flag load: a lane checks a batch of flags with all loads in flight at once, then one
+// acquire fence (below) makes every x it found ready visible.
+__device__ __forceinline__ bool is_ready_relaxed(int* ready, index_t row) {
+  return cuda::atomic_ref<int, cuda::thread_scope_device>(ready[row]).load(cuda::memory_order_relaxed) != 0;
+}
+
+// Entries a lane of a long warp-level row handles per round: their column, flag and x loads are
+// issued together. One acquire load per entry serialised them (an acquire orders every later load
+// after it): a 47k-entry hub row of rmat22_ef4 took ~1500 dependent round trips per lane. Four keep
+// the kernels within 32 registers (kMinBlocksPerSm). The batch's fence costs more than it saves on
+// rows of a few entries per lane (rmat18_ef8 15% slower when every row over 32 entries was batched):
+// only rows longer than kBatchedRowMin take it.
+constexpr int kWarpRowBatch = 4;
+constexpr std::int64_t kBatchedRowMin = 1024;
+
+// Off-diagonal entries [off_begin, off_end) of a row, walked from the far end for upper rows (their
+// late-solved dependencies sit near the diagonal). k-th entry in walk order:
+struct OffDiagonal {
+  index_t off_begin, off_end;
+  template <bool Upper>
+  __device__ __forceinline__ index_t at(std::int64_t k) const {
+    return static_cast<index_t>(Upper ? off_end - 1 - k : off_begin + k);
+  }
+  __device__ __forceinline__ std::int64_t count() const { return static_cast<std::int64_t>(off_end) - off_begin; }
+};
+
+// A lane's partial sum over entries lane, lane + 32, ... (in that order, whatever the timing).
+template <bool Upper>
+__device__ __forceinline__ double warp_row_partial(const Rows& m, OffDiagonal e, const double* x, int* ready) {
+  const auto lane = static_cast<std::int64_t>(threadIdx.x % kWarp);
+  const std::int64_t count = e.count();  // 64-bit: k + 32 * batch may pass 2^31 - 1
+  double sum = 0.0;
+  if (count <= kBatchedRowMin) {  // a few entries per lane: one acquire load each is cheaper
+    for (std::int64_t k = lane; k < count; k += kWarp) {
+      const index_t p = e.at<Upper>(k);
+      const index_t col = __ldg(m.colind + p);
+      const double value = __ldg(m.values + p);
+      for (Backoff backoff; !is_ready(ready, col);) backoff.wait();
+      sum += value * x[col];
+    }
+    return sum;
+  }
+  for (std::int64_t base = lane; base < count; base += static_cast<std::int64_t>(kWarp) * kWarpRowBatch) {
+    index_t cols[kWarpRowBatch];
+    double values[kWarpRowBatch];
+#pragma unroll
+    for (int u = 0; u < kWarpRowBatch; ++u) {  // lane-strided positions: coalesced across the warp
+      const std::int64_t k = base + static_cast<std::int64_t>(u) * kWarp;
+      cols[u] = k < count ? __ldg(m.colind + e.at<Upper>(k)) : -1;
+      values[u] = k < count ? __ldg(m.values + e.at<Upper>(k)) : 0.0;
+    }
+    bool seen[kWarpRowBatch];
+#pragma unroll
+    for (int u = 0; u < kWarpRowBatch; ++u) seen[u] = cols[u] < 0 || is_ready_relaxed(ready, cols[u]);
+#pragma unroll
+    for (int u = 0; u < kWarpRowBatch; ++u) {
+      if (seen[u]) continue;
+      for (Backoff backoff; !is_ready_relaxed(ready, cols[u]);) backoff.wait();
+    }
+    // Pairs with the release in publish(): every x[cols[u]] below is the published value.
+    cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
+#pragma unroll
+    for (int u = 0; u < kWarpRowBatch; ++u) {
+      if (cols[u] >= 0) sum += values[u] * x[cols[u]];
+    }
+  }
+  return sum;
+}
+
+// The row at `slot` by the whole warp (all 32 lanes must call it): lanes stride over the
+// off-diagonals, each spinning on its own dependencies, then a fixed shuffle tree sums the partials,
+// so the result does not depend on timing. b is read with plain loads: it may be x itself.
 template <bool Upper>
 __device__ __forceinline__ void solve_row_warp(const Rows& m, Slot slot, const double* b, double* x, int* ready) {
-  const unsigned lane = threadIdx.x % kWarp;
-  const index_t row = slot.row;
   const index_t first = __ldg(m.rowptr + slot.stored), last = __ldg(m.rowptr + slot.stored + 1);
-  const index_t diagonal_slot = Upper ? first : last - 1;
-  const double diagonal = __ldg(m.values + diagonal_slot);  // fetched before any waiting
-  double sum = 0.0;
-  // Upper rows' late-solved dependencies are near the diagonal, i.e. first: walk from the far end.
-  const index_t off_begin = Upper ? first + 1 : first, off_end = Upper ? last : last - 1;
-  // 64-bit k: k + 32 may pass 2^31 - 1 when the matrix has nearly that many entries.
-  for (std::int64_t k = off_begin + static_cast<std::int64_t>(lane); k < off_end; k += kWarp) {
-    const auto p = static_cast<index_t>(Upper ? off_end - 1 - (k - off_begin) : k);
-    const index_t col = __ldg(m.colind + p);
-    const double value = __ldg(m.values + p);
-    for (Backoff backoff; !is_ready(ready, col);) backoff.wait();
-    sum += value * x[col];
-  }
+  const double diagonal = __ldg(m.values + (Upper ? first : last - 1));  // fetched before any waiting
+  const OffDiagonal e{Upper ? first + 1 : first, Upper ? last : last - 1};
+  double sum = warp_row_partial<Upper>(m, e, x, ready);
 #pragma unroll
   for (unsigned offset = kWarp / 2; offset > 0; offset /= 2) sum += __shfl_xor_sync(kFullMask, sum, offset);
-  if (lane == 0) publish(x, ready, row, (b[row] - sum) / diagonal);
+  if (threadIdx.x % kWarp == 0) publish(x, ready, slot.row, (b[slot.row] - sum) / diagonal);
 }
 
 // The row at `slot` by one thread, "writing first" (YuenyeungSpTRSV Algorithm 5): walk the row in

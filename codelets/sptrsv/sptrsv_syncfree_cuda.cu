@@ -10,7 +10,7 @@ namespace {
 using namespace sptrsv_device;
 
 template <bool Upper, bool LevelOrder>
-__global__ void __launch_bounds__(kBlockThreads)
+__global__ void __launch_bounds__(kBlockThreads, kMinBlocksPerSm)
     syncfree_kernel(Rows m, const double* b, double* x, int* ready, unsigned* next_item) {
   const unsigned position = claim_item(next_item);
   if (position >= static_cast<unsigned>(m.n)) return;  // warp-uniform

@@ -12,7 +12,7 @@ namespace {
 using namespace sptrsv_device;
 
 template <bool Upper, bool LevelOrder>
-__global__ void __launch_bounds__(kBlockThreads)
+__global__ void __launch_bounds__(kBlockThreads, kMinBlocksPerSm)
     yuenyeung_kernel(Rows m, const index_t* __restrict__ segments, index_t num_segments, const double* b, double* x,
                      int* ready, unsigned* next_item) {
   const unsigned segment = claim_item(next_item);

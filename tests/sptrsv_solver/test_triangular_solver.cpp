@@ -2,6 +2,8 @@
 // sides, new values) compared with ref::sptrsv; structural errors at analyze; and the GPU variants
 // through the codelet's CUDA implementation (label gpu, skipped without a CUDA worker).
 #include <gtest/gtest.h>
+
+#include <cstdlib>
 #include <unistd.h>
 
 #include <algorithm>
@@ -228,6 +230,7 @@ TEST(TriangularSolverGpu, EverySchemeKindThroughStarpu) {
 // auto: a search (cached under the fingerprint, so a second analyze reuses it), then a model fitted
 // from the search's timing table picks a scheme without timing.
 TEST(TriangularSolverGpu, AutoSearchCachesAndModelPredicts) {
+  ::unsetenv("HETSPARSE_SPTRSV_MODEL");  // an explicit model would override the one trained below
   rt::Runtime r(test_runtime_options("eager", 1, 1));
   if (r.num_cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
   const std::string dir = ::testing::TempDir() + "hetsparse_auto_" + std::to_string(::getpid());
