@@ -55,7 +55,18 @@ FactorLayout plan_factor_layout(const cholesky::SymbolicFactor& sym, double subt
     }
   for (index_t s = 0; s < ns;) {
     const bool sub = end_of_subtree[s] >= 0;
-    const index_t end = sub ? end_of_subtree[s] : s + 1;
+    index_t end = sub ? end_of_subtree[s] : s + 1;
+    // Small maximal subtrees that follow each other in postorder join while their work stays under
+    // limit / kMergeShare: a forest of tiny trees (a diagonal matrix: one per column) is then a few
+    // tasks, not one task and one handle per column, while the big subtrees, which feed the GPU's
+    // first top-level tasks, still finish one by one.
+    constexpr double kMergeShare = 16;
+    for (double work = sub ? w[end - 1] : 0; sub && end < ns && end_of_subtree[end] >= 0;) {
+      const index_t next_end = end_of_subtree[end];
+      if (work + w[next_end - 1] > limit / kMergeShare) break;
+      work += w[next_end - 1];
+      end = next_end;
+    }
     L.group_begin.push_back(s);
     L.subtree.push_back(sub ? 1 : 0);
     for (index_t x = s; x < end; ++x) L.group_of[x] = L.num_groups() - 1;

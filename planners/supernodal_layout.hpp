@@ -2,7 +2,8 @@
 // registration time grows faster than linearly with their number (docs/benchmarks.md), so the many
 // small supernodes at the bottom of the elimination tree are not given one each: every maximal
 // subtree whose work stays under a threshold becomes one group (one handle, one CPU task, see
-// kernels::supernode_subtree_cpu); every supernode above them is a group of its own, with its own
+// kernels::supernode_subtree_cpu), and small maximal subtrees adjacent in postorder share a group
+// while their summed work stays under a sixteenth of it; every supernode above them is a group of its own, with its own
 // tasks that StarPU may place on a GPU. Panels of a subtree are contiguous in L because supernodes
 // are in postorder.
 #pragma once
@@ -17,7 +18,7 @@ namespace hetsparse::planners {
 struct FactorLayout {
   std::vector<codelets::PanelLocation> loc;  // per supernode; value_offset from the start of L
   std::vector<index_t> group_begin;          // group g: supernodes [group_begin[g], group_begin[g+1])
-  std::vector<char> subtree;                 // per group: 1 for a leaf subtree (one CPU task)
+  std::vector<char> subtree;                 // per group: 1 for leaf subtrees (one CPU task)
   std::vector<index_t> group_of;             // per supernode
   double subtree_max_flops = 0;              // the threshold that was applied
 

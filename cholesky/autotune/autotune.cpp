@@ -33,7 +33,7 @@ class Evaluator {
       sym_key_ = akey;
       amalgamations_.insert(akey);
     }
-    return simulate_schedule(record_factorization_dag(*sym_, s.thresholds), machine_, models_);
+    return simulate_schedule(record_factorization_dag(*sym_, s.thresholds, machine_.ngpu), machine_, models_);
   }
   double operator()(const TunedSettings& s) {
     const std::string key = settings_key(s);
@@ -103,7 +103,7 @@ Prepared prepare(const Csr& A, const AnalyzeOptions& base, const planners::SizeC
   o.amalgamation = base.amalgamation;
   const SymbolicFactor start = amalgamate_skeleton(p.sk, o);
   p.thresholds = applied_thresholds(start, th);
-  p.kernels = kernels_of(record_factorization_dag(start, p.thresholds));
+  p.kernels = kernels_of(record_factorization_dag(start, p.thresholds, 0));  // names only
   return p;
 }
 

@@ -13,6 +13,7 @@ namespace {
 // registration and an unregistration in a real run.
 class CountingRecorder final : public rt::TaskRuntime {
  public:
+  explicit CountingRecorder(int cuda_workers) { rec.set_cuda_workers(cuda_workers); }
   rt::HandleId register_vector(const rt::VectorDesc& d) override { return ++handles, rec.register_vector(d); }
   rt::HandleId register_matrix(const rt::MatrixDesc& d) override { return ++handles, rec.register_matrix(d); }
   rt::HandleId register_csr(const rt::CsrDesc& d) override { return ++handles, rec.register_csr(d); }
@@ -24,6 +25,8 @@ class CountingRecorder final : public rt::TaskRuntime {
   void wait_all() override {}
   int min_priority() const override { return rec.min_priority(); }
   int max_priority() const override { return rec.max_priority(); }
+  // The planner sends a top panel's tasks to the GPU only when the machine has one.
+  int cuda_workers() const override { return rec.cuda_workers(); }
 
   rt::RecordingRuntime rec;
   std::size_t handles = 0;
@@ -51,8 +54,9 @@ planners::SizeClassThresholds applied_thresholds(const SymbolicFactor& sym, cons
   return out;
 }
 
-TaskGraph record_factorization_dag(const SymbolicFactor& sym, const planners::SizeClassThresholds& th) {
-  CountingRecorder rt;
+TaskGraph record_factorization_dag(const SymbolicFactor& sym, const planners::SizeClassThresholds& th,
+                                   int cuda_workers) {
+  CountingRecorder rt(cuda_workers);
   plan_factorization(rt, sym, th);
   TaskGraph g;
   g.handles = rt.handles;

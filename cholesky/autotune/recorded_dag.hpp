@@ -9,7 +9,9 @@
 
 namespace hetsparse::cholesky::autotune {
 
-TaskGraph record_factorization_dag(const SymbolicFactor& sym, const planners::SizeClassThresholds& th);
+// cuda_workers: the GPUs of the simulated machine (the planner's placement depends on them).
+TaskGraph record_factorization_dag(const SymbolicFactor& sym, const planners::SizeClassThresholds& th,
+                                   int cuda_workers);
 
 // th with its "automatic" values (negative subtree_max_flops) replaced by what the planner applies
 // for sym, so that the tuner starts its search from a concrete point.

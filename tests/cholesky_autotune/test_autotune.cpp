@@ -48,7 +48,7 @@ TEST(RecordedDag, OneCpuMakespanIsTheSumOfTaskCosts) {
   planners::SizeClassThresholds th;
   th.inst_max_flops = 1e3;
   th.dpq_min_flops = 1e5;
-  const TaskGraph g = record_factorization_dag(sym, th);
+  const TaskGraph g = record_factorization_dag(sym, th, 0);
   ASSERT_FALSE(g.tasks.empty());
   EXPECT_GT(g.handles, 0u);
   const CostModels defaults;

@@ -44,12 +44,14 @@ planners::SizeClassThresholds small_thresholds(double subtree_max) {
   return th;
 }
 
+// A subtree group is one maximal subtree under the limit, or a run of them, adjacent in postorder,
+// whose summed work stays under limit / 16; the supernodes above them are groups of one.
 TEST(SupernodalLayout, GroupsAreWholeMaximalSubtreesUnderTheLimit) {
   const auto sym = cholesky::analyze(triangle(laplacian_3d(16, 15, 14), Triangle::Lower));
   const auto work = planners::subtree_work(sym);
   const double limit = 3e5;
   const auto L = planners::plan_factor_layout(sym, limit);
-  int subtrees = 0, singles = 0;
+  int subtrees = 0, singles = 0, multi_root = 0;
   for (index_t g = 0; g < L.num_groups(); ++g) {
     const index_t first = L.group_begin[g], last = L.group_begin[g + 1] - 1;
     ASSERT_LE(first, last);
@@ -60,15 +62,26 @@ TEST(SupernodalLayout, GroupsAreWholeMaximalSubtreesUnderTheLimit) {
       continue;
     }
     ++subtrees;
-    EXPECT_LE(work[last], limit);
-    const index_t p = sym.supernodes[last].parent;
-    EXPECT_TRUE(p < 0 || work[p] > limit);  // maximal
-    for (index_t s = first; s < last; ++s) {  // whole: every member's parent is inside
-      EXPECT_GT(sym.supernodes[s].parent, s);
-      EXPECT_LE(sym.supernodes[s].parent, last);
+    double roots_work = 0;
+    for (index_t s = first; s <= last; ++s) {
+      const index_t p = sym.supernodes[s].parent;
+      if (p >= first && p <= last) {
+        EXPECT_GT(p, s);  // inside: postorder
+        continue;
+      }
+      // A member whose parent is outside is the root of a maximal subtree under the limit.
+      EXPECT_LE(work[s], limit);
+      EXPECT_TRUE(p < 0 || work[p] > limit);
+      roots_work += work[s];
+    }
+    EXPECT_LE(roots_work, limit);
+    if (roots_work > work[last]) {  // merged
+      EXPECT_LE(roots_work, limit / 16);
+      ++multi_root;
     }
   }
   EXPECT_GT(subtrees, 4);
+  EXPECT_GT(multi_root, 0);  // adjacent subtrees were merged somewhere
   EXPECT_GT(singles, 4);
   for (index_t s = 0; s < sym.num_supernodes(); ++s) {
     const index_t g = L.group_of[s];
@@ -76,6 +89,24 @@ TEST(SupernodalLayout, GroupsAreWholeMaximalSubtreesUnderTheLimit) {
   }
   const auto none = planners::plan_factor_layout(sym, 0);
   EXPECT_EQ(none.num_groups(), sym.num_supernodes());
+}
+
+// A diagonal matrix is a forest of one-column trees: a few groups, not one per column.
+TEST(SupernodalLayout, ForestOfTinyTreesSharesGroups) {
+  Csr D;
+  D.rows = D.cols = 5000;
+  for (index_t i = 0; i <= D.rows; ++i) D.rowptr.push_back(i);
+  for (index_t i = 0; i < D.rows; ++i) {
+    D.colind.push_back(i);
+    D.values.push_back(2.0 + i % 7);
+  }
+  const auto sym = cholesky::analyze(D);
+  ASSERT_EQ(sym.num_supernodes(), 5000);
+  // Each 1x1 "factorization" counts 1/3 flop: 300 columns fill a group under 1600 / 16 flops.
+  const auto L = planners::plan_factor_layout(sym, 1600.0);
+  EXPECT_GE(L.num_groups(), 16);
+  EXPECT_LE(L.num_groups(), 18);
+  for (index_t g = 0; g < L.num_groups(); ++g) EXPECT_TRUE(L.subtree[g]);
 }
 
 class SupernodalPlan : public ::testing::TestWithParam<double> {};
