@@ -15,10 +15,10 @@
 #include "planners/supernodal_cholesky.hpp"
 #include "planners/supernodal_layout.hpp"
 #include "sparse/convert.hpp"
+#include "runtime/blas_threads.hpp"
 
 using namespace hetsparse;
 
-extern "C" void openblas_set_num_threads(int) __attribute__((weak));
 
 int main(int argc, char** argv) try {
   cli::ArgParser p("bench_subtree_kernel", "the leaf-subtree CPU kernel alone, on N threads");
@@ -26,7 +26,7 @@ int main(int argc, char** argv) try {
   p.option("threads", "N", "threads sharing the subtrees (0: all cores)", "1")
       .option("subtree-max-flops", "F", "subtree limit (<0 automatic)", "-1");
   if (!p.parse(argc - 1, argv + 1)) return 0;
-  if (openblas_set_num_threads) openblas_set_num_threads(1);
+  rt::set_blas_threads(1);
   const cli::MatrixInput in = cli::load_matrix_input(p);
   const Csr lower = triangle(in.A, Triangle::Lower);
   const cholesky::SymbolicFactor sym = cholesky::analyze(lower);

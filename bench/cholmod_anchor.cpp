@@ -6,8 +6,8 @@
 #include <cstring>
 
 #include "reference/sparse_reference.hpp"
+#include "runtime/blas_threads.hpp"
 
-extern "C" void openblas_set_num_threads(int) __attribute__((weak));
 
 namespace hetsparse::bench {
 namespace {
@@ -65,7 +65,7 @@ CholmodResult run_cholmod(const Csr& full, const Csr& lower, const std::vector<i
   r.analyze_metis_s = own.seconds;
   r.flops_metis = own.flops;
   r.nnz_L_metis = own.nnz_L;
-  if (openblas_set_num_threads) openblas_set_num_threads(blas_threads);
+  rt::set_blas_threads(blas_threads);
   cholmod_common c;
   cholmod_start(&c);
   c.nmethods = 1;
@@ -115,7 +115,7 @@ CholmodResult run_cholmod(const Csr& full, const Csr& lower, const std::vector<i
   if (L) cholmod_free_factor(&L, &c);
   if (A) cholmod_free_sparse(&A, &c);
   cholmod_finish(&c);
-  if (openblas_set_num_threads) openblas_set_num_threads(1);  // back to one thread per StarPU worker
+  rt::set_blas_threads(1);  // back to one thread per StarPU worker
   return r;
 }
 

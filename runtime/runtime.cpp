@@ -12,10 +12,8 @@
 #include "runtime/runtime_impl.hpp"
 #include "runtime/starpu_check.hpp"
 #include "runtime/task_errors.hpp"
+#include "runtime/blas_threads.hpp"
 
-// OpenBLAS's own thread pool would oversubscribe the cores StarPU's CPU workers already use: each
-// worker calls BLAS single-threaded. Weak, so any other BLAS links too.
-extern "C" void openblas_set_num_threads(int) __attribute__((weak));
 
 namespace hetsparse::rt {
 namespace {
@@ -27,10 +25,11 @@ Runtime::Runtime(const RuntimeOptions& opts) : impl_(std::make_unique<Impl>()) {
     throw InvalidArgument("a hetsparse Runtime already exists: StarPU allows one per process at a time");
   try {
     resolved_ = resolve_options(opts);
-    if (openblas_set_num_threads) openblas_set_num_threads(1);
+    rt::set_blas_threads(1);
     starpu_conf conf;
     check_starpu(starpu_conf_init(&conf), "starpu_conf_init");
-    if (resolved_.scheduler == "heteroprio") conf.sched_policy_callback = configure_heteroprio;
+    impl_->heteroprio = resolved_.scheduler == "heteroprio";
+    if (impl_->heteroprio) conf.sched_policy_callback = configure_heteroprio;
     int rc = starpu_init(&conf);
     if (rc == -ENODEV)
       throw RuntimeFailure("StarPU: no worker available (STARPU_NCPU=0 and no usable GPU?)");

@@ -22,6 +22,7 @@ struct Runtime::Impl {
   std::unordered_set<std::string> names;  // task names must outlive their tasks: interned here
   std::map<const char*, std::size_t> pinned_ranges;  // pin_host_range(): start -> bytes
   std::mutex mutex;
+  bool heteroprio = false;  // priorities become heteroprio buckets (set once at start-up)
 
   const char* intern(const std::string& s) { return names.insert(s).first->c_str(); }
   Entry& entry(HandleId id);

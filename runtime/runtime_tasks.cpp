@@ -159,7 +159,7 @@ void Runtime::submit(TaskSpec spec) {
     t->cl_arg_free = 1;
   }
   t->priority = std::clamp(spec.priority, min_priority(), max_priority());
-  if (options().scheduler == "heteroprio") t->priority = heteroprio_bucket(t->priority, spec.where);
+  if (impl_->heteroprio) t->priority = heteroprio_bucket(t->priority, spec.where);
   t->where = to_starpu(spec.where);
   t->flops = spec.flops;
   int rc = starpu_task_submit(t);
