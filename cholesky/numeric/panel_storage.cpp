@@ -17,13 +17,14 @@ std::vector<offset_t> panel_offsets(const SymbolicFactor& sym) {
 }
 
 PanelStorage::PanelStorage(const SymbolicFactor& sym) : offset(panel_offsets(sym)) {
-  values.assign(static_cast<std::size_t>(offset.back()), 0.0);
+  values.resize(static_cast<std::size_t>(offset.back()));
 }
 
 namespace {
 
 // Zeroing L is memory-bound (6 GB at 100^3): one thread reaches a fraction of the node's bandwidth.
-void zero_in_parallel(std::vector<double>& v) {
+template <class Vector>
+void zero_in_parallel(Vector& v) {
   constexpr std::size_t kPerThread = std::size_t(1) << 23;  // below 64 MB a thread is enough
   const std::size_t threads = std::max<std::size_t>(
       1, std::min<std::size_t>(static_cast<std::size_t>(ordering_thread_count(0)), v.size() / kPerThread));
