@@ -58,7 +58,11 @@ void TriangularSolver::analyze(const Csr& T, Triangle tri, bool unit_diagonal, c
       if (const std::optional<double> t = store.fusion_threshold()) analysis.fusion_threshold = *t;
     }
   }
-  auto pattern = std::make_unique<TriangularPattern>(T, tri, unit_diagonal, analysis);
+  std::unique_ptr<TriangularPattern> pattern;
+  {
+    rt::PausedWorkers paused(rt_);  // host-only work: the workers' polling would slow it down
+    pattern = std::make_unique<TriangularPattern>(T, tri, unit_diagonal, analysis);
+  }
   level_tasks_.reset();
   handles_.reset();  // unregisters the previous matrix, if any
   worker_schemes_.reset();
