@@ -13,7 +13,7 @@
 #include "cholesky/symbolic/adjacency_graph.hpp"
 #include "cholesky/symbolic/analysis.hpp"
 #include "cholesky/symbolic/nested_dissection.hpp"
-#include "cholesky/symbolic/ordering_threads.hpp"
+#include "sparse/host_threads.hpp"
 #include "sparse/convert.hpp"
 
 using namespace hetsparse;
@@ -62,7 +62,7 @@ int main(int argc, char** argv) try {
       const double t0 = cli::now_seconds();
       if (own_min_part && threads != 1) {
         opts.ordering = cholesky::Ordering::User;
-        opts.user_perm = cholesky::parallel_nested_dissection(graph, cholesky::ordering_thread_count(threads),
+        opts.user_perm = cholesky::parallel_nested_dissection(graph, host_thread_count(threads),
                                                               static_cast<index_t>(p.get_int("min-part")));
       }
       const double ordering_s = cli::now_seconds() - t0;  // 0 unless ordered apart
@@ -79,7 +79,7 @@ int main(int argc, char** argv) try {
     }
     cli::Json out;
     out.set("matrix", in.name).set("rows", static_cast<long long>(lower.rows))
-        .set("ordering_threads", threads).set("threads_used", cholesky::ordering_thread_count(threads))
+        .set("ordering_threads", threads).set("threads_used", host_thread_count(threads))
         .set("analyze_s", analyze_s).set("phases", phases_json(best.timings)).set("assembly_map_s", map_s)
         .set("nnz_L", static_cast<long long>(best.nnz_L_exact)).set("flops", best.flops)
         .set("supernodes", static_cast<long long>(best.num_supernodes()));

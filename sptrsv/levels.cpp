@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "sparse/host_threads.hpp"
 #include "sptrsv/structure.hpp"
 
 namespace hetsparse::sptrsv::detail {
@@ -41,6 +42,8 @@ LevelSchedule compute_levels(index_t n, bool upper, const std::vector<index_t>& 
 
 namespace {
 
+constexpr std::size_t kRowsPerThread = std::size_t(1) << 16;  // below, thread start-up dominates
+
 // position[row] = k where level_rows[k] == row.
 std::vector<index_t> positions_of(const std::vector<index_t>& level_rows) {
   std::vector<index_t> position(level_rows.size());
@@ -52,14 +55,18 @@ std::vector<index_t> positions_of(const std::vector<index_t>& level_rows) {
 
 // Copies each row's entries to its level-order slot. Rows are read in natural order (streaming) and
 // written scattered: scattered reads would stall on each row's misses, scattered writes do not.
+// Every row has its own slot, so blocks of rows copy in parallel (a third of the analysis of
+// rmat20_ef8 on one core).
 template <typename T>
 std::vector<T> scatter_rows(const std::vector<index_t>& position, const std::vector<index_t>& rowptr,
                             const std::vector<T>& entries, const std::vector<index_t>& level_rowptr) {
   std::vector<T> ordered(entries.size());
-  for (std::size_t i = 0; i < position.size(); ++i) {
-    std::copy(entries.begin() + rowptr[i], entries.begin() + rowptr[i + 1],
-              ordered.begin() + level_rowptr[static_cast<std::size_t>(position[i])]);
-  }
+  parallel_chunks(position.size(), kRowsPerThread, [&](std::size_t first, std::size_t last) {
+    for (std::size_t i = first; i < last; ++i) {
+      std::copy(entries.begin() + rowptr[i], entries.begin() + rowptr[i + 1],
+                ordered.begin() + level_rowptr[static_cast<std::size_t>(position[i])]);
+    }
+  });
   return ordered;
 }
 

@@ -2,9 +2,8 @@
 
 #include <algorithm>
 #include <string>
-#include <thread>
 
-#include "cholesky/symbolic/ordering_threads.hpp"
+#include "sparse/host_threads.hpp"
 #include "hetsparse/error.hpp"
 
 namespace hetsparse::cholesky {
@@ -23,25 +22,12 @@ PanelStorage::PanelStorage(const SymbolicFactor& sym) : offset(panel_offsets(sym
 namespace {
 
 // Zeroing L is memory-bound (6 GB at 100^3): one thread reaches a fraction of the node's bandwidth.
+// Below 64 MB a thread is enough.
 template <class Vector>
 void zero_in_parallel(Vector& v) {
-  constexpr std::size_t kPerThread = std::size_t(1) << 23;  // below 64 MB a thread is enough
-  const std::size_t threads = std::max<std::size_t>(
-      1, std::min<std::size_t>(static_cast<std::size_t>(ordering_thread_count(0)), v.size() / kPerThread));
-  if (threads == 1) {
-    std::fill(v.begin(), v.end(), 0.0);
-    return;
-  }
-  std::vector<std::thread> pool;
-  const std::size_t chunk = (v.size() + threads - 1) / threads;
-  for (std::size_t i = 0; i < threads; ++i) {
-    const std::size_t b = std::min(v.size(), i * chunk), e = std::min(v.size(), b + chunk);
-    pool.emplace_back([&v, b, e] {
-      run_on_startup_cpus();  // not only the application thread's core, which StarPU may have pinned
-      std::fill(v.begin() + std::ptrdiff_t(b), v.begin() + std::ptrdiff_t(e), 0.0);
-    });
-  }
-  for (auto& t : pool) t.join();
+  parallel_chunks(v.size(), std::size_t(1) << 23, [&v](std::size_t b, std::size_t e) {
+    std::fill(v.begin() + std::ptrdiff_t(b), v.begin() + std::ptrdiff_t(e), 0.0);
+  });
 }
 
 }  // namespace

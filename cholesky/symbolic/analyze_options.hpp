@@ -54,7 +54,7 @@ struct AnalyzeOptions {
   std::vector<index_t> user_perm;
   // Ordering::Metis on this many threads: 1 is one serial METIS_NodeND call; otherwise the top
   // levels of the dissection are split here and the parts ordered concurrently (nested_dissection.hpp),
-  // 0 meaning one thread per CPU the process started with (ordering_threads.hpp). The order depends
+  // 0 meaning one thread per CPU the process started with (sparse/host_threads.hpp). The order depends
   // on the count (it sets how many parts), never on thread timing; graphs under 10000 vertices
   // always take the serial call.
   int ordering_threads = 0;

@@ -13,7 +13,7 @@
 #include "cholesky/symbolic/metis_graph.hpp"
 #include "cholesky/symbolic/metis_random.hpp"
 #include "cholesky/symbolic/ordering.hpp"
-#include "cholesky/symbolic/ordering_threads.hpp"
+#include "sparse/host_threads.hpp"
 #include "cholesky/symbolic/task_pool.hpp"
 
 namespace hetsparse::cholesky {

@@ -16,7 +16,7 @@ inline constexpr index_t kMinDissectionPart = 10000;
 
 // old = perm[new]. Splits until about `threads` independent parts exist (depth ceil(log2 threads))
 // or the parts have fewer than min_part vertices, then orders the parts on `threads` threads
-// (run_on_startup_cpus() in ordering_threads.hpp: they may use every CPU the process started with).
+// (run_on_startup_cpus() in sparse/host_threads.hpp: they may use every CPU the process started with).
 // The result depends on g, threads and min_part only, never on which thread finishes first.
 // threads <= 1, a graph smaller than min_part, or a degenerate first split (one side empty) give
 // exactly metis_nested_dissection(g); a degenerate split further down orders that part whole.

@@ -6,7 +6,7 @@
 
 #include "cholesky/symbolic/metis_graph.hpp"
 #include "cholesky/symbolic/nested_dissection.hpp"
-#include "cholesky/symbolic/ordering_threads.hpp"
+#include "sparse/host_threads.hpp"
 #include "hetsparse/error.hpp"
 
 namespace hetsparse::cholesky {
@@ -59,7 +59,7 @@ std::vector<index_t> fill_reducing_ordering(const AdjacencyGraph& g, const Analy
                               " is negative (0: one per hardware thread)");
       }
       if (opts.ordering_threads == 1) return metis_nested_dissection(g);
-      return parallel_nested_dissection(g, ordering_thread_count(opts.ordering_threads));
+      return parallel_nested_dissection(g, host_thread_count(opts.ordering_threads));
     case Ordering::Natural: return identity(g.n);
     case Ordering::User: check_permutation(opts.user_perm, g.n, "analyze: user_perm"); return opts.user_perm;
   }

@@ -16,7 +16,7 @@
 #include "cholesky/symbolic/metis_random.hpp"
 #include "cholesky/symbolic/nested_dissection.hpp"
 #include "cholesky/symbolic/ordering.hpp"
-#include "cholesky/symbolic/ordering_threads.hpp"
+#include "sparse/host_threads.hpp"
 #include "hetsparse/error.hpp"
 #include "sparse/convert.hpp"
 #include "sparse/generators.hpp"
@@ -191,7 +191,7 @@ TEST(ParallelOrdering, HelperThreadsLeaveAPinnedCallersCore) {
     run_on_startup_cpus();
     cpu_set_t now;
     ASSERT_EQ(pthread_getaffinity_np(pthread_self(), sizeof now, &now), 0);
-    EXPECT_EQ(CPU_COUNT(&now), ordering_thread_count(0));
+    EXPECT_EQ(CPU_COUNT(&now), host_thread_count(0));
   }).join();
 }
 

@@ -1,5 +1,5 @@
-// The CPU set of the process at load time, for the ordering's threads (see the header).
-#include "cholesky/symbolic/ordering_threads.hpp"
+// The CPU set of the process at load time, for the analysis phases' threads (see the header).
+#include "sparse/host_threads.hpp"
 
 #include <pthread.h>
 #include <sched.h>
@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <thread>
 
-namespace hetsparse::cholesky {
+namespace hetsparse {
 namespace {
 
 struct StartupCpus {
@@ -28,7 +28,7 @@ const StartupCpus g_startup_cpus = capture_startup_cpus();
 
 }  // namespace
 
-int ordering_thread_count(int requested) {
+int host_thread_count(int requested) {
   if (requested > 0) return requested;
   if (g_startup_cpus.known) return CPU_COUNT(&g_startup_cpus.set);
   return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -38,4 +38,4 @@ void run_on_startup_cpus() {
   if (g_startup_cpus.known) pthread_setaffinity_np(pthread_self(), sizeof g_startup_cpus.set, &g_startup_cpus.set);
 }
 
-}  // namespace hetsparse::cholesky
+}  // namespace hetsparse
