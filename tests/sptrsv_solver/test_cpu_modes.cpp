@@ -6,7 +6,6 @@
 
 #include <cmath>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "codelets/sptrsv/sptrsv_level_codelets.hpp"
@@ -15,39 +14,14 @@
 #include "sptrsv/triangular_solver.hpp"
 #include "tests/runtime/codelet_checks.hpp"
 #include "tests/sptrsv/sptrsv_test_support.hpp"
+#include "tests/sptrsv_solver/solver_checks.hpp"
 
 namespace hetsparse::test {
 namespace {
 
-struct Case {
-  const char* name;
-  Csr lower;
-};
-
-const std::vector<Case>& cases() {
-  static const std::vector<Case> c = {{"anchor_laplacian_lower_2_40", anchor_laplacian_lower(2, 40, 7)},
-                                      {"anchor_rmat_lower_11_8", anchor_rmat_lower(11, 8, 7)}};
-  return c;
-}
-
-void expect_solution(const Csr& T, Triangle tri, bool unit, bool transpose, const std::vector<double>& B,
-                     const std::vector<double>& X, int nrhs, const std::string& what) {
-  const auto n = static_cast<std::size_t>(T.rows);
-  std::vector<double> expected(n);
-  for (int r = 0; r < nrhs; ++r) {
-    const double* b = B.data() + r * n;
-    if (transpose) {
-      ref::sptrsv_transpose(T, tri, unit, b, expected.data());
-    } else {
-      ref::sptrsv(T, tri, unit, b, expected.data());
-    }
-    EXPECT_TRUE(close_to(X.data() + r * n, expected)) << what << ", column " << r;
-  }
-}
-
 // Every case, triangle and diagonal, with sharing forced (1 entry per share) and at the default.
 void check_mode(rt::Runtime& r, sptrsv::CpuMode mode) {
-  for (const Case& c : cases()) {
+  for (const SolverCase& c : solver_cases()) {
     for (Triangle tri : {Triangle::Lower, Triangle::Upper}) {
       for (bool unit : {false, true}) {
         for (std::int64_t min_entries : {std::int64_t{1}, std::int64_t{0}}) {
@@ -62,19 +36,7 @@ void check_mode(rt::Runtime& r, sptrsv::CpuMode mode) {
           s.analyze(T, tri, unit, o);
           EXPECT_EQ(s.chosen_variant(),
                     mode == sptrsv::CpuMode::ParallelTask ? "cpu_parallel_task" : "cpu_level_tasks");
-          const auto n = static_cast<std::size_t>(T.rows);
-          for (bool transpose : {false, true}) {
-            for (int nrhs : {1, 3}) {
-              const std::vector<double> B = random_values(n * static_cast<std::size_t>(nrhs), 11 + nrhs);
-              std::vector<double> X(B.size(), std::nan(""));
-              s.solve(B.data(), X.data(), nrhs, transpose);
-              expect_solution(T, tri, unit, transpose, B, X, nrhs,
-                              what + (transpose ? " transposed" : "") + ", nrhs " + std::to_string(nrhs));
-            }
-          }
-          std::vector<double> B = random_values(n, 5), X = B;
-          s.solve(X.data(), X.data());
-          expect_solution(T, tri, unit, false, B, X, 1, what + " in place");
+          run_solves(s, T, tri, unit, what);
           if (mode == sptrsv::CpuMode::LevelTasks) {
             ASSERT_NE(s.level_tasks(), nullptr);
             EXPECT_EQ(s.level_tasks()->options().chunks, 2) << "one share per CPU worker";
@@ -118,7 +80,7 @@ TEST(TriangularSolverCpuModes, LevelTasksUnderLws) {
 TEST(TriangularSolverCpuModes, ForkJoinParallelTaskThroughTheCodelet) {
   rt::Runtime r(test_runtime_options("peager", 2, 0));
   for (Triangle tri : {Triangle::Lower, Triangle::Upper}) {
-    const Csr T = solver_input(cases()[1].lower, tri, false, 8);
+    const Csr T = solver_input(solver_cases()[1].lower, tri, false, 8);
     const sptrsv::TriangularPattern p(T, tri, false);
     const kernels::TriangularView v = p.host_view();
     const auto n = static_cast<std::size_t>(p.rows());
@@ -151,7 +113,7 @@ TEST(TriangularSolverCpuModes, ForkJoinParallelTaskThroughTheCodelet) {
                                      codelets::ParallelTaskKind::ForkJoin);
     r.wait_all();
     hx.reset();
-    expect_solution(T, tri, false, false, B, X, kRhs, tri == Triangle::Upper ? "fork-join upper" : "fork-join lower");
+    expect_matches_reference(T, tri, false, false, B, X, kRhs, tri == Triangle::Upper ? "fork-join upper" : "fork-join lower");
     EXPECT_EQ(codelets::last_parallel_task_width(), 2);
   }
 }

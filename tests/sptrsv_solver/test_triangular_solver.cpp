@@ -6,7 +6,6 @@
 #include <cstdlib>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -21,66 +20,14 @@
 #include "sptrsv/triangular_solver.hpp"
 #include "tests/runtime/codelet_checks.hpp"
 #include "tests/sptrsv/sptrsv_test_support.hpp"
+#include "tests/sptrsv_solver/solver_checks.hpp"
 
 namespace hetsparse::test {
 namespace {
 
-struct Case {
-  const char* name;
-  Csr lower;
-};
-
-const std::vector<Case>& cases() {
-  static const std::vector<Case> c = {{"anchor_laplacian_lower_2_40", anchor_laplacian_lower(2, 40, 7)},
-                                      {"anchor_rmat_lower_11_8", anchor_rmat_lower(11, 8, 7)}};
-  return c;
-}
-
-double max_rel_diff(const double* x, const double* ref, std::size_t n) {
-  double num = 0, den = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    num = std::max(num, std::abs(x[i] - ref[i]));
-    den = std::max(den, std::abs(ref[i]));
-  }
-  return den > 0 ? num / den : num;
-}
-
-// X from the solver against ref::sptrsv(_transpose) column by column.
-void expect_matches_reference(const Csr& T, Triangle tri, bool unit, bool transpose, const std::vector<double>& B,
-                              const std::vector<double>& X, int nrhs, const std::string& what) {
-  const auto n = static_cast<std::size_t>(T.rows);
-  std::vector<double> ref(n);
-  for (int r = 0; r < nrhs; ++r) {
-    const double* b = B.data() + r * n;
-    if (transpose) {
-      ref::sptrsv_transpose(T, tri, unit, b, ref.data());
-    } else {
-      ref::sptrsv(T, tri, unit, b, ref.data());
-    }
-    EXPECT_LE(max_rel_diff(X.data() + r * n, ref.data(), n), 1e-11) << what << ", column " << r;
-  }
-}
-
-void run_solves(sptrsv::TriangularSolver& s, const Csr& T, Triangle tri, bool unit, const std::string& what) {
-  const auto n = static_cast<std::size_t>(T.rows);
-  for (bool transpose : {false, true}) {
-    for (int nrhs : {1, 3}) {
-      const std::vector<double> B = random_values(n * static_cast<std::size_t>(nrhs), 11 + nrhs);
-      std::vector<double> X(B.size(), std::nan(""));
-      s.solve(B.data(), X.data(), nrhs, transpose);
-      expect_matches_reference(T, tri, unit, transpose, B, X, nrhs,
-                               what + (transpose ? " transposed" : "") + ", nrhs " + std::to_string(nrhs));
-    }
-  }
-  // In place: x aliasing b.
-  std::vector<double> B = random_values(n, 5), X = B;
-  s.solve(X.data(), X.data());
-  expect_matches_reference(T, tri, unit, false, B, X, 1, what + " in place");
-}
-
 TEST(TriangularSolver, LowerUpperUnitTransposeAndSeveralRhsOnCpuWorkers) {
   rt::Runtime r(test_runtime_options("eager", 2, 0));
-  for (const Case& c : cases()) {
+  for (const SolverCase& c : solver_cases()) {
     for (Triangle tri : {Triangle::Lower, Triangle::Upper}) {
       for (bool unit : {false, true}) {
         const Csr T = solver_input(c.lower, tri, unit, 3);
@@ -103,7 +50,7 @@ TEST(TriangularSolver, LowerUpperUnitTransposeAndSeveralRhsOnCpuWorkers) {
 
 TEST(TriangularSolver, UpdateValuesKeepsTheAnalysis) {
   rt::Runtime r(test_runtime_options("eager", 2, 0));
-  for (const Case& c : cases()) {
+  for (const SolverCase& c : solver_cases()) {
     const Csr T = solver_input(c.lower, Triangle::Lower, false, 4);
     sptrsv::TriangularSolver s(r);
     s.analyze(T, Triangle::Lower, false);
@@ -141,13 +88,13 @@ TEST(TriangularSolver, UnknownVariantIsRefused) {
   sptrsv::TriangularSolver s(r);
   sptrsv::TriangularSolveOptions o;
   o.variant = "no_such_variant";
-  EXPECT_THROW(s.analyze(cases()[0].lower, Triangle::Lower, false, o), InvalidArgument);
+  EXPECT_THROW(s.analyze(solver_cases()[0].lower, Triangle::Lower, false, o), InvalidArgument);
 }
 
 TEST(TriangularSolverGpu, EveryGpuVariantThroughStarpu) {
   rt::Runtime r(test_runtime_options("eager", 1, 1));
   if (r.num_cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
-  for (const Case& c : cases()) {
+  for (const SolverCase& c : solver_cases()) {
     for (Triangle tri : {Triangle::Lower, Triangle::Upper}) {
       const Csr T = solver_input(c.lower, tri, false, 6);
       for (const std::string& v : codelets::sptrsv_cuda_variants()) {
@@ -174,7 +121,7 @@ TEST(TriangularSolverGpu, EveryGpuVariantThroughStarpu) {
 
 TEST(TriangularSolver, UnknownSchemeIsNamed) {
   rt::Runtime r(test_runtime_options("eager", 1, 0));
-  const Csr T = solver_input(cases()[0].lower, Triangle::Lower, false, 6);
+  const Csr T = solver_input(solver_cases()[0].lower, Triangle::Lower, false, 6);
   for (const std::string bad : {"warp_magic", "ag:ng=3"}) {
     sptrsv::TriangularSolver s(r);
     sptrsv::TriangularSolveOptions o;
@@ -195,7 +142,7 @@ TEST(TriangularSolverGpu, EverySchemeKindThroughStarpu) {
   if (r.num_cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
   const std::vector<std::string> schemes = {"cusparse", "ag", "ag:ng=8,sw=4,tf=avg,rb=4,th=4,lr=1,ws=locality,al=2",
                                             "ag:ng=32,sw=64,lr=1,al=0", "ag:ng=1,sw=1,tf=thresh,rb=2,th=16"};
-  for (const Case& c : cases()) {
+  for (const SolverCase& c : solver_cases()) {
     for (Triangle tri : {Triangle::Lower, Triangle::Upper}) {
       const Csr T = solver_input(c.lower, tri, false, 6);
       for (const std::string& v : schemes) {
@@ -234,7 +181,7 @@ TEST(TriangularSolverGpu, AutoSearchCachesAndModelPredicts) {
   rt::Runtime r(test_runtime_options("eager", 1, 1));
   if (r.num_cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
   const std::string dir = ::testing::TempDir() + "hetsparse_auto_" + std::to_string(::getpid());
-  const Csr T = solver_input(cases()[1].lower, Triangle::Lower, false, 6);
+  const Csr T = solver_input(solver_cases()[1].lower, Triangle::Lower, false, 6);
   sptrsv::TriangularSolveOptions o;
   o.device = rt::Where::Cuda;
   o.select = sptrsv::SelectMode::Search;
