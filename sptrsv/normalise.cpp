@@ -14,6 +14,7 @@
 
 #include "hetsparse/error.hpp"
 #include "sparse/convert.hpp"
+#include "sparse/host_threads.hpp"
 #include "sptrsv/structure.hpp"
 
 namespace hetsparse::sptrsv::detail {
@@ -153,10 +154,15 @@ NormalisedPattern normalise_pattern(const Csr& t, Triangle tri, bool unit_diagon
 std::vector<double> normalised_values(const Csr& t, bool upper, bool unit_diagonal, const std::vector<index_t>& rowptr,
                                       const std::vector<index_t>& entry_slot) {
   std::vector<double> values(static_cast<std::size_t>(rowptr.back()), 0.0);
-  for (std::size_t p = 0; p < entry_slot.size(); ++p) {
-    const index_t slot = entry_slot[p];
-    if (slot >= 0) values[static_cast<std::size_t>(slot)] += t.values[p];
-  }
+  // An entry's slot lies in its own row: blocks of input rows fill disjoint slots, in parallel, each
+  // row's duplicates summed in input order as before.
+  if (t.rows == 0) return values;  // an empty matrix may not even carry rowptr[0]
+  parallel_chunks(static_cast<std::size_t>(t.rows), std::size_t(1) << 16, [&](std::size_t first, std::size_t last) {
+    for (offset_t p = t.rowptr[first]; p < t.rowptr[last]; ++p) {
+      const index_t slot = entry_slot[static_cast<std::size_t>(p)];
+      if (slot >= 0) values[static_cast<std::size_t>(slot)] += t.values[static_cast<std::size_t>(p)];
+    }
+  });
   if (unit_diagonal) {
     const auto n = static_cast<index_t>(rowptr.size()) - 1;
     for (index_t i = 0; i < n; ++i) {
