@@ -8,7 +8,6 @@
 #include <chrono>
 #include <cmath>
 #include <optional>
-#include <sstream>
 #include <cstdio>
 #include <random>
 #include <string>
@@ -247,13 +246,7 @@ int main(int argc, char** argv) try {
   options.perfmodel_dir = p.get("perfmodel-dir");
   options.schemes = sptrsv::plain_variant_names();
   if (options.schemes.empty()) options.schemes = {"syncfree", "yuenyeung", "levelset"};  // reported unavailable
-  std::vector<std::string> ag = kAgSchemes;
-  if (!p.get("ag").empty()) {
-    ag.clear();
-    std::stringstream list(p.get("ag"));
-    for (std::string item; std::getline(list, item, ';');)
-      if (!item.empty()) ag.push_back(item);
-  }
+  const std::vector<std::string> ag = p.get("ag").empty() ? kAgSchemes : cli::split_list(p.get("ag"), ';');
   options.schemes.insert(options.schemes.end(), ag.begin(), ag.end());
   options.schemes.emplace_back("cusparse");
 

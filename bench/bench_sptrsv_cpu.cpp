@@ -10,7 +10,6 @@
 #include <cstdio>
 #include <functional>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -164,14 +163,6 @@ void starpu_modes(Matrix& m, const Settings& s, rt::Runtime& r, const std::strin
   }
 }
 
-std::vector<std::string> split(const std::string& list) {
-  std::vector<std::string> items;
-  std::stringstream in(list);
-  for (std::string item; std::getline(in, item, ',');)
-    if (!item.empty()) items.push_back(item);
-  return items;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) try {
@@ -220,7 +211,7 @@ int main(int argc, char** argv) try {
   }
 
   bool first = true;
-  for (const std::string& sched : split(p.get("sched"))) {
+  for (const std::string& sched : cli::split_list(p.get("sched"), ',')) {
     rt::RuntimeOptions ro;
     ro.scheduler = sched;
     ro.ncpu = static_cast<int>(p.get_int("ncpu"));

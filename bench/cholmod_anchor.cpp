@@ -27,16 +27,20 @@ cholmod_sparse* upper_csc(const Csr& lower, cholmod_common* c) {
   std::memcpy(A->x, lower.values.data(), nnz * sizeof(double));
   return A;
 }
+// Supernodal, postordered, one ordering method: how both anchors run CHOLMOD.
+void start_supernodal(cholmod_common* c, int ordering) {
+  cholmod_start(c);
+  c->nmethods = 1;
+  c->method[0].ordering = ordering;
+  c->postorder = 1;
+  c->supernodal = CHOLMOD_SUPERNODAL;
+}
 }  // namespace
 
 CholmodAnalysis cholmod_analyze_metis(const Csr& lower) {
   CholmodAnalysis r;
   cholmod_common c;
-  cholmod_start(&c);
-  c.nmethods = 1;
-  c.method[0].ordering = CHOLMOD_METIS;
-  c.postorder = 1;
-  c.supernodal = CHOLMOD_SUPERNODAL;
+  start_supernodal(&c, CHOLMOD_METIS);
   cholmod_sparse* A = upper_csc(lower, &c);
   if (!A) {
     r.error = "cholmod_allocate_sparse failed (status " + std::to_string(c.status) + ")";
@@ -67,11 +71,7 @@ CholmodResult run_cholmod(const Csr& full, const Csr& lower, const std::vector<i
   r.nnz_L_metis = own.nnz_L;
   rt::set_blas_threads(blas_threads);
   cholmod_common c;
-  cholmod_start(&c);
-  c.nmethods = 1;
-  c.method[0].ordering = CHOLMOD_GIVEN;
-  c.postorder = 1;
-  c.supernodal = CHOLMOD_SUPERNODAL;
+  start_supernodal(&c, CHOLMOD_GIVEN);
   const std::size_t n = lower.rows;
   cholmod_sparse* A = upper_csc(lower, &c);
   cholmod_factor* L = nullptr;

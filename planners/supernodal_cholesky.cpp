@@ -40,15 +40,21 @@ std::vector<std::vector<PlannedUpdate>> updates_by_target(const cholesky::Symbol
 
 namespace {
 
-// Cost of the longest path from each supernode to the root of its tree (its own work included).
-std::vector<double> critical_path(const cholesky::SymbolicFactor& sym,
-                                  const std::vector<std::vector<PlannedUpdate>>& by_t) {
-  const index_t ns = sym.num_supernodes();
-  std::vector<double> work(ns), crit(ns);
-  for (index_t t = 0; t < ns; ++t) {
+// Work of each supernode as a target: its factorization and every update into it.
+std::vector<double> target_work(const cholesky::SymbolicFactor& sym,
+                                const std::vector<std::vector<PlannedUpdate>>& by_t) {
+  std::vector<double> work(sym.supernodes.size());
+  for (index_t t = 0; t < sym.num_supernodes(); ++t) {
     work[t] = factor_flops(sym.supernodes[t]);
     for (const PlannedUpdate& u : by_t[t]) work[t] += u.flops;
   }
+  return work;
+}
+
+// Cost of the longest path from each supernode to the root of its tree (its own work included).
+std::vector<double> critical_path(const cholesky::SymbolicFactor& sym, const std::vector<double>& work) {
+  const index_t ns = sym.num_supernodes();
+  std::vector<double> crit(ns);
   for (index_t s = ns - 1; s >= 0; --s) {  // parents come after children in postorder
     const index_t p = sym.supernodes[s].parent;
     crit[s] = work[s] + (p >= 0 ? crit[p] : 0.0);
@@ -89,15 +95,16 @@ UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::
   if (layout.loc.size() != std::size_t(ns) || data.group.size() != std::size_t(layout.num_groups()))
     throw InvalidArgument("supernodal Cholesky: the layout and its handles do not match the symbolic factor");
   const auto by_t = updates_by_target(sym);
-  const auto crit = critical_path(sym, by_t);
+  const auto work = target_work(sym, by_t);
+  const auto crit = critical_path(sym, work);
   const double top = std::max(1.0, *std::max_element(crit.begin(), crit.end()));
   const int lo = rt.min_priority(), hi = rt.max_priority();
   // In doubles: hi - lo overflows an int under schedulers whose range is all of int (dmdas).
   auto priority = [&](index_t s) { return lo + static_cast<int>((double(hi) - double(lo)) * crit[s] / top); };
-  auto home = [&](double work) {  // see SizeClassThresholds
+  auto home = [&](double w) {  // see SizeClassThresholds
     if (th.restrict_to != rt::Where::Any) return th.restrict_to;
-    if (work < th.gpu_min_task_flops) return rt::Where::Cpu;
-    return work >= th.gpu_only_min_flops && rt.cuda_workers() > 0 ? rt::Where::Cuda : rt::Where::Any;
+    if (w < th.gpu_min_task_flops) return rt::Where::Cpu;
+    return w >= th.gpu_only_min_flops && rt.cuda_workers() > 0 ? rt::Where::Cuda : rt::Where::Any;
   };
 
   UpdatePlanStats st;
@@ -111,10 +118,8 @@ UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::
     if (layout.subtree[g]) {
       double flops = 0;
       for (index_t t = first; t < end; ++t) {
-        const double ff = factor_flops(sym.supernodes[t]);
-        st.factor_flops += ff;
-        flops += ff;
-        for (const PlannedUpdate& u : by_t[t]) flops += u.flops;
+        st.factor_flops += factor_flops(sym.supernodes[t]);
+        flops += work[t];
         st.updates[int(SizeClass::Subtree)] += static_cast<long long>(by_t[t].size());
       }
       st.flops[int(SizeClass::Subtree)] += flops;
@@ -128,9 +133,7 @@ UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::
     }
     const index_t t = first;  // a group of its own
     const double ff = factor_flops(sym.supernodes[t]);
-    double work = ff;
-    for (const PlannedUpdate& u : by_t[t]) work += u.flops;
-    const rt::Where where = home(work);
+    const rt::Where where = home(work[t]);
     // A GPU-resident panel crosses the bus once each way: to the GPU while the CPUs are still in
     // the leaf subtrees, back as soon as it is factored, overlapping the GPU's later work.
     if (where == rt::Where::Cuda) rt.prefetch_to_gpu(data.group[g]);

@@ -127,4 +127,12 @@ std::string ArgParser::help() const {
   return os.str();
 }
 
+std::vector<std::string> split_list(const std::string& value, char separator) {
+  std::vector<std::string> items;
+  std::stringstream in(value);
+  for (std::string item; std::getline(in, item, separator);)
+    if (!item.empty()) items.push_back(item);
+  return items;
+}
+
 }  // namespace hetsparse::cli

@@ -47,4 +47,7 @@ class ArgParser {
   std::vector<Pos> pos_;
 };
 
+// The non-empty items of a separated option value ("a,b,,c" -> a, b, c).
+std::vector<std::string> split_list(const std::string& value, char separator);
+
 }  // namespace hetsparse::cli
