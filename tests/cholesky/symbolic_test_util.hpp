@@ -1,6 +1,8 @@
 // Oracles and inputs for the symbolic-analysis tests: random SPD matrices and a brute-force
 // symbolic factorization (dense boolean elimination) to compare the analysis against.
 #pragma once
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -14,6 +16,25 @@
 #include "sparse/generators.hpp"
 
 namespace hetsparse::cholesky::test {
+
+// Two analyses of one matrix agree: ordering, elimination tree, column counts, supernodes, their
+// rows and the counts derived from them.
+inline void expect_same_analysis(const SymbolicFactor& a, const SymbolicFactor& b) {
+  EXPECT_EQ(a.perm, b.perm);
+  EXPECT_EQ(a.etree, b.etree);
+  EXPECT_EQ(a.col_counts, b.col_counts);
+  EXPECT_EQ(a.rows, b.rows);
+  EXPECT_EQ(a.col_to_supernode, b.col_to_supernode);
+  ASSERT_EQ(a.num_supernodes(), b.num_supernodes());
+  for (index_t s = 0; s < a.num_supernodes(); ++s) {
+    EXPECT_EQ(a.supernodes[s].first_col, b.supernodes[s].first_col);
+    EXPECT_EQ(a.supernodes[s].ncols, b.supernodes[s].ncols);
+    EXPECT_EQ(a.supernodes[s].nrows, b.supernodes[s].nrows);
+    EXPECT_EQ(a.supernodes[s].parent, b.supernodes[s].parent);
+  }
+  EXPECT_EQ(a.nnz_L, b.nnz_L);
+  EXPECT_EQ(a.flops_amalgamated, b.flops_amalgamated);
+}
 
 // Full symmetric n x n matrix: each off-diagonal pair present with probability `density`, values
 // in +-[0.1, 1], diagonal = row's absolute sum + 1 (SPD). Every `skip_diagonal`-th diagonal entry

@@ -13,17 +13,7 @@
 namespace hetsparse::cholesky {
 namespace {
 
-void expect_same_analysis(const SymbolicFactor& a, const SymbolicFactor& b) {
-  EXPECT_EQ(a.perm, b.perm);
-  EXPECT_EQ(a.etree, b.etree);
-  EXPECT_EQ(a.col_counts, b.col_counts);
-  EXPECT_EQ(a.rows, b.rows);
-  ASSERT_EQ(a.num_supernodes(), b.num_supernodes());
-  for (index_t s = 0; s < a.num_supernodes(); ++s) {
-    EXPECT_EQ(a.supernodes[s].first_col, b.supernodes[s].first_col);
-    EXPECT_EQ(a.supernodes[s].nrows, b.supernodes[s].nrows);
-  }
-}
+using test::expect_same_analysis;
 
 AnalyzeOptions with_input(InputTriangle input) {
   AnalyzeOptions opts;

@@ -3,7 +3,6 @@
 // accurately through StarPU's CPU workers.
 #include <gtest/gtest.h>
 
-#include <random>
 
 #include "cholesky/autotune/autotune.hpp"
 #include "cholesky/autotune/recorded_dag.hpp"
@@ -12,6 +11,8 @@
 #include "reference/sparse_reference.hpp"
 #include "sparse/convert.hpp"
 #include "sparse/generators.hpp"
+#include "tests/cholesky/symbolic_test_util.hpp"
+#include "tests/cholesky_numeric/cholesky_test_checks.hpp"
 #include "tests/runtime/codelet_checks.hpp"
 
 namespace hetsparse::cholesky::autotune {
@@ -28,17 +29,7 @@ TEST(AnalyzeSplit, SkeletonThenAmalgamationEqualsAnalyze) {
     o.amalgamation = pairs;
     for (bool amalgamate : {true, false}) {
       o.amalgamate = amalgamate;
-      const SymbolicFactor a = analyze(A, o), b = amalgamate_skeleton(sk, o);
-      EXPECT_EQ(a.perm, b.perm);
-      EXPECT_EQ(a.rows, b.rows);
-      EXPECT_EQ(a.col_to_supernode, b.col_to_supernode);
-      ASSERT_EQ(a.num_supernodes(), b.num_supernodes());
-      for (index_t s = 0; s < a.num_supernodes(); ++s) {
-        EXPECT_EQ(a.supernodes[s].ncols, b.supernodes[s].ncols);
-        EXPECT_EQ(a.supernodes[s].parent, b.supernodes[s].parent);
-      }
-      EXPECT_EQ(a.nnz_L, b.nnz_L);
-      EXPECT_EQ(a.flops_amalgamated, b.flops_amalgamated);
+      cholesky::test::expect_same_analysis(analyze(A, o), amalgamate_skeleton(sk, o));
     }
   }
 }
@@ -111,19 +102,13 @@ TEST(Autotune, TunedOptionsFactorAccuratelyOnStarpuCpuWorkers) {
   o.machine = {2, 0, 5e-6, 5e-6, 5e-6};
   o.search.max_evaluations = 30;
   const AutotuneResult t = autotune(A, {}, {}, o);  // no perf-model directory: default costs
-  rt::Runtime r(test::test_runtime_options("dmdas", 2, 0));
+  rt::Runtime r(hetsparse::test::test_runtime_options("dmdas", 2, 0));
   CholeskySolver chol(r);
   chol.analyze(A, t.analyze);
   FactorizeOptions fo;
   fo.thresholds = t.thresholds;
   chol.factorize(A, fo);
-  std::mt19937_64 rng(5);
-  std::uniform_real_distribution<double> u(-1, 1);
-  std::vector<double> b(A.rows);
-  for (double& v : b) v = u(rng);
-  std::vector<double> x = b;
-  chol.solve(x);
-  EXPECT_LE(ref::backward_error(full, x.data(), b.data()), 1e-14) << describe(t.chosen);
+  EXPECT_LE(hetsparse::test::random_solve_backward_error(chol, full, 5), 1e-14) << describe(t.chosen);
 }
 
 }  // namespace

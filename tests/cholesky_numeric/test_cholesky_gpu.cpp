@@ -2,12 +2,12 @@
 // GPU, then a mixed CPU+GPU run; solves checked by backward error. Skips without a CUDA worker.
 #include <gtest/gtest.h>
 
-#include <random>
 
 #include "cholesky/cholesky_solver.hpp"
 #include "reference/sparse_reference.hpp"
 #include "sparse/convert.hpp"
 #include "sparse/generators.hpp"
+#include "tests/cholesky_numeric/cholesky_test_checks.hpp"
 #include "tests/runtime/codelet_checks.hpp"
 
 namespace hetsparse::test {
@@ -17,13 +17,7 @@ double solve_error(rt::Runtime& r, const Csr& A, const planners::SizeClassThresh
   cholesky::CholeskySolver chol(r);
   chol.analyze(triangle(A, Triangle::Lower));
   chol.factorize(triangle(A, Triangle::Lower), {th});
-  std::mt19937_64 rng(5);
-  std::uniform_real_distribution<double> u(-1, 1);
-  std::vector<double> b(A.rows);
-  for (double& v : b) v = u(rng);
-  std::vector<double> x = b;
-  chol.solve(x);
-  return ref::backward_error(A, x.data(), b.data());
+  return random_solve_backward_error(chol, A, 5);
 }
 
 class CholeskyGpu : public ::testing::TestWithParam<const char*> {};

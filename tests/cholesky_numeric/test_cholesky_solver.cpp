@@ -6,7 +6,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <random>
 
 #include "cholesky/cholesky_solver.hpp"
 #include "hetsparse/error.hpp"
@@ -15,18 +14,11 @@
 #include "sparse/convert.hpp"
 #include "sparse/generators.hpp"
 #include "sparse/matrix_market.hpp"
+#include "tests/cholesky_numeric/cholesky_test_checks.hpp"
 #include "tests/runtime/codelet_checks.hpp"
 
 namespace hetsparse::test {
 namespace {
-
-std::vector<double> random_vector(std::size_t n, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  std::vector<double> v(n);
-  for (double& x : v) x = u(rng);
-  return v;
-}
 
 // Factorizes A (full symmetric) through its lower triangle and checks the solve's backward error.
 // Once with a task per supernode, once with leaf subtrees as single tasks below the rest.
@@ -39,11 +31,10 @@ void expect_solves(rt::Runtime& r, const Csr& A, double tol, const char* what) {
     th.subtree_max_flops = subtree_max;
     chol.analyze(triangle(A, Triangle::Lower));
     const auto& rep = chol.factorize(triangle(A, Triangle::Lower), {th});
-    if (subtree_max > 0) EXPECT_GT(rep.plan.subtree_tasks, 0) << what;
-    const std::vector<double> b = random_vector(A.rows, 7);
-    std::vector<double> x = b;
-    chol.solve(x);
-    EXPECT_LE(ref::backward_error(A, x.data(), b.data()), tol) << what << ", subtree_max_flops " << subtree_max;
+    if (subtree_max > 0) {
+      EXPECT_GT(rep.plan.subtree_tasks, 0) << what;
+    }
+    EXPECT_LE(random_solve_backward_error(chol, A, 7), tol) << what << ", subtree_max_flops " << subtree_max;
   }
 }
 
@@ -69,7 +60,7 @@ TEST(Cholesky, ManyRightHandSidesRefactorizeAndLogdet) {
   chol.analyze(triangle(A, Triangle::Lower));
   chol.factorize(triangle(A, Triangle::Lower));
   const int nrhs = 3;
-  std::vector<double> B = random_vector(std::size_t(A.rows) * nrhs, 3), X = B;
+  std::vector<double> B = random_rhs(std::size_t(A.rows) * nrhs, 3), X = B;
   chol.solve(X.data(), nrhs, A.rows);
   for (int c = 0; c < nrhs; ++c)
     EXPECT_LE(ref::backward_error(A, X.data() + std::size_t(c) * A.rows, B.data() + std::size_t(c) * A.rows), 1e-14);
@@ -90,7 +81,7 @@ TEST(Cholesky, ManyRightHandSidesRefactorizeAndLogdet) {
     for (offset_t k = A2.rowptr[i]; k < A2.rowptr[i + 1]; ++k)
       A2.values[k] = 2.0 * A2.values[k] + (A2.colind[k] == i ? 1.0 : 0.0);
   chol.refactorize(triangle(A2, Triangle::Lower));
-  std::vector<double> b = random_vector(A.rows, 4), x = b;
+  std::vector<double> b = random_rhs(A.rows, 4), x = b;
   chol.solve(x);
   EXPECT_LE(ref::backward_error(A2, x.data(), b.data()), 1e-14);
   // L really is a factor: its CSR has the diagonal and nnz(L) of the analysis.
@@ -117,10 +108,7 @@ TEST(Cholesky, TargetsWithHundredsOfDescendantsAreSplitIntoSeveralTasks) {
     for (const auto& v : by_t) most = std::max(most, v.size());
     ASSERT_GT(most, rt::kMaxTaskData / 2);
     chol.factorize(triangle(A, Triangle::Lower), {th});
-    const std::vector<double> b = random_vector(A.rows, 8);
-    std::vector<double> x = b;
-    chol.solve(x);
-    EXPECT_LE(ref::backward_error(A, x.data(), b.data()), 1e-14) << "inst_max_flops " << inst_max;
+    EXPECT_LE(random_solve_backward_error(chol, A, 8), 1e-14) << "inst_max_flops " << inst_max;
   }
 }
 
