@@ -43,15 +43,34 @@ std::vector<index_t> fusion_segments(const kernels::TriangularView& t, double th
     throw InvalidArgument("fusion_segments: level order needs the level schedule");
   }
   std::vector<index_t> segments{0};
+  std::vector<index_t> codes;  // one per segment, appended after the boundaries (SegmentPart)
+  int slots = 0;
   for (index_t start = 0; start < t.n; start += std::min(kWarpRows, t.n - start)) {
     const index_t end = start + std::min(kWarpRows, t.n - start);
     const std::int64_t entries = entries_at(t, order, start, end);
     if (static_cast<double>(entries) >= threshold * static_cast<double>(end - start)) {
-      for (index_t position = start + 1; position <= end; ++position) segments.push_back(position);
+      for (index_t position = start; position < end; ++position) {
+        const std::int64_t off = entries_at(t, order, position, position + 1) - 1;
+        const auto parts = static_cast<int>(std::min<std::int64_t>(
+            kernels::SegmentPart::kMaxParts,
+            (off + kernels::SegmentPart::kEntriesPerPart - 1) / kernels::SegmentPart::kEntriesPerPart));
+        if (off >= kernels::SegmentPart::kSplitRowMin && slots + parts <= kernels::SegmentPart::kSlots) {
+          for (int q = 0; q < parts; ++q) {
+            segments.push_back(q + 1 < parts ? position : position + 1);
+            codes.push_back(kernels::SegmentPart::encode(slots, q, parts));
+          }
+          slots += parts;
+        } else {
+          segments.push_back(position + 1);
+          codes.push_back(0);
+        }
+      }
     } else {
       segments.push_back(end);
+      codes.push_back(0);
     }
   }
+  segments.insert(segments.end(), codes.begin(), codes.end());
   return segments;
 }
 
@@ -127,9 +146,9 @@ kernels::TriangularView TriangularPattern::host_view() const {
   v.level_ptr = level_ptr_.data();
   v.level_rows = level_rows_.data();
   v.level_nnz = level_nnz_.data();
-  v.num_segments = segments_.empty() ? 0 : static_cast<index_t>(segments_.size()) - 1;
+  v.num_segments = segments_.empty() ? 0 : static_cast<index_t>(segments_.size() - 1) / 2;
   v.segments = segments_.data();
-  v.num_level_segments = level_segments_.empty() ? 0 : static_cast<index_t>(level_segments_.size()) - 1;
+  v.num_level_segments = level_segments_.empty() ? 0 : static_cast<index_t>(level_segments_.size() - 1) / 2;
   v.level_segments = level_segments_.data();
   if (has_level_ordered_copy()) {
     v.level_rowptr = level_copy_.rowptr.data();

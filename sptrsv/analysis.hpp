@@ -31,7 +31,10 @@ struct AnalysisOptions {
 // YuenyeungSpTRSV's execute_row_id for a normalised matrix: segment boundaries in the given solve
 // order (see kernels::TriangularView; level order needs t.level_rows). Chunks of 32 positions; a
 // chunk whose mean row length is >= threshold becomes 32 one-position (warp-level) segments,
-// otherwise one thread-level segment. InvalidArgument for a NaN or negative threshold. O(n).
+// otherwise one thread-level segment; a warp-level row of at least SegmentPart::kSplitRowMin
+// off-diagonals becomes up to SegmentPart::kMaxParts part segments (while the workspace's partial
+// slots last). Returns the boundaries followed by one SegmentPart code per segment (see
+// kernels::TriangularView). InvalidArgument for a NaN or negative threshold. O(n).
 std::vector<index_t> fusion_segments(const kernels::TriangularView& t, double threshold,
                                      kernels::SolveOrder order = kernels::SolveOrder::Natural);
 
@@ -74,6 +77,7 @@ class TriangularPattern {
   bool has_level_ordered_copy() const { return !level_copy_.rowptr.empty(); }
 
   double fusion_threshold() const { return fusion_threshold_; }
+  // Boundaries then part codes, as fusion_segments returns them.
   const std::vector<index_t>& segments() const { return segments_; }              // natural order
   const std::vector<index_t>& level_segments() const { return level_segments_; }  // level order
 

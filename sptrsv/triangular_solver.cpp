@@ -198,8 +198,9 @@ void TriangularSolver::solve(const double* b, double* x, int nrhs, bool transpos
   params.transpose = transpose;
   params.nrhs = nrhs;
   params.num_levels = p.num_levels();
-  params.num_segments = static_cast<index_t>(p.segments().size()) - 1;
-  params.num_level_segments = static_cast<index_t>(p.level_segments().size()) - 1;
+  const kernels::TriangularView view = p.host_view();
+  params.num_segments = view.num_segments;
+  params.num_level_segments = view.num_level_segments;
   params.host_level_ptr = p.level_ptr().data();  // alive until the task completes: we wait below
   params.host_level_nnz = p.level_nnz().data();
   params.cuda_variant = std::max(variant_index_, 0);

@@ -29,7 +29,8 @@ enum class SolveOrder { Natural, Level };
 // dependencies all lie in lower levels. Fusion segments (YuenyeungSpTRSV's execute_row_id) are
 // boundaries in one solve order, `segments` in natural order and `level_segments` in level order:
 // segment s covers positions [segments[s], segments[s+1]); one position = one row solved by a whole
-// warp, 2 to 32 = one row per thread.
+// warp, 2 to 32 = one row per thread, 0 = a part of a split row (SegmentPart, whose codes follow
+// the boundaries in the same array).
 struct TriangularView {
   index_t n = 0;
   bool upper = false;
@@ -41,15 +42,37 @@ struct TriangularView {
   const index_t* level_rows = nullptr;    // n entries
   const std::int64_t* level_nnz = nullptr;  // num_levels entries: stored entries of each level's rows
   index_t num_segments = 0;
-  const index_t* segments = nullptr;  // num_segments + 1 entries
+  const index_t* segments = nullptr;  // 2 * num_segments + 1 entries: see SegmentPart
   index_t num_level_segments = 0;
-  const index_t* level_segments = nullptr;  // num_level_segments + 1 entries
+  const index_t* level_segments = nullptr;  // 2 * num_level_segments + 1 entries
   // Optional (null if the analysis kept none): the same rows stored contiguously in level order,
   // so level-scheduled kernels stream through them. Position k (row level_rows[k]) holds
   // level_colind/level_values[level_rowptr[k] .. level_rowptr[k+1]), laid out as its row.
   const index_t* level_rowptr = nullptr;  // n + 1 entries
   const index_t* level_colind = nullptr;
   const double* level_values = nullptr;
+};
+
+// Long warp-level rows are cut into parts, one segment each, so several warps gather one hub row
+// of a power-law matrix: on rmat18_ef8 its 100 rows of over 1024 entries on the critical path cost
+// ~0.6 of the solve's 1.4 ms when each is one warp's work. A segments array holds num_segments + 1 boundaries, then one
+// code per segment: 0 for a whole segment, else SegmentPart::encode of the part. The parts of the
+// row at position p are k consecutive segments, [p, p) k - 1 times then [p, p + 1); part q sums its
+// share of the off-diagonals into partial slot `slot + q` of the workspace, and the last part to
+// arrive (a counter in the row's ready flag) adds them in part order and publishes x. No part
+// waits for another, so the claim-order argument for deadlock freedom is unchanged.
+struct SegmentPart {
+  static constexpr int kMaxParts = 127;
+  static constexpr int kSlots = 1 << 17;  // partial slots per workspace (1 MiB)
+  // A part costs its row an extra atomic and a read of the partials (~1.5 us): it must save more
+  // than that. Parts of 512 entries lost 5-10 % on rmat18/rmat20 and won 25 % on rmat22_ef4.
+  static constexpr std::int64_t kSplitRowMin = 4096;  // off-diagonals of the shortest split row
+  static constexpr std::int64_t kEntriesPerPart = 2048;
+  int slot = 0, q = 0, k = 0;
+  static constexpr index_t encode(int slot, int q, int k) { return 1 + ((slot << 14) | (k << 7) | q); }
+  static constexpr SegmentPart decode(index_t code) {
+    return {(code - 1) >> 14, (code - 1) & 127, ((code - 1) >> 7) & 127};
+  }
 };
 
 // --- CPU kernels (sptrsv_cpu.cpp, sptrsv_cpu_levels.cpp) ---
@@ -112,7 +135,8 @@ struct TriangularDeviceView {
 // every sync-free solve first resets it on its own stream, so reuse on one stream is safe.
 struct SolveWorkspace {
   unsigned* next_item = nullptr;  // claim counter (deadlock freedom, see sptrsv_device_rows.cuh)
-  int* ready = nullptr;           // ready[row] != 0 once x[row] is final
+  int* ready = nullptr;           // ready[row] > 0 once x[row] is final (<= 0: parts still counting)
+  double* partials = nullptr;     // SegmentPart::kSlots partial sums of split rows
   index_t n = 0;
 };
 std::size_t solve_workspace_bytes(index_t n);

@@ -66,8 +66,9 @@ __device__ __forceinline__ Slot slot_at(const Rows& m, index_t position) {
 
 // Acquire load: once it sees the flag set, x[row] (written before the release) is visible. This is
 // the paper's volatile flag read plus __threadfence, in the CUDA memory model's terms.
+// Flags count down from 0 while a split row's parts arrive (SegmentPart), so "final" is > 0.
 __device__ __forceinline__ bool is_ready(int* ready, index_t row) {
-  return cuda::atomic_ref<int, cuda::thread_scope_device>(ready[row]).load(cuda::memory_order_acquire) != 0;
+  return cuda::atomic_ref<int, cuda::thread_scope_device>(ready[row]).load(cuda::memory_order_acquire) > 0;
 }
 
 // x[row] = value, then the release store of its flag (the paper's __threadfence; flag = true).
@@ -102,7 +103,7 @@ __device__ __forceinline__ unsigned claim_item(unsigned* next_item) {
 // Relaxed flag load: a lane checks a batch of flags with all loads in flight at once, then one
 // acquire fence (below) makes every x it found ready visible.
 __device__ __forceinline__ bool is_ready_relaxed(int* ready, index_t row) {
-  return cuda::atomic_ref<int, cuda::thread_scope_device>(ready[row]).load(cuda::memory_order_relaxed) != 0;
+  return cuda::atomic_ref<int, cuda::thread_scope_device>(ready[row]).load(cuda::memory_order_relaxed) > 0;
 }
 
 // Entries a lane of a long warp-level row handles per round: their column, flag and x loads are
@@ -126,12 +127,14 @@ struct OffDiagonal {
 };
 
 // A lane's partial sum over entries lane, lane + 32, ... (in that order, whatever the timing).
+// batched: check flags kWarpRowBatch at a time (long rows and their parts).
 template <bool Upper>
-__device__ __forceinline__ double warp_row_partial(const Rows& m, OffDiagonal e, const double* x, int* ready) {
+__device__ __forceinline__ double warp_row_partial(const Rows& m, OffDiagonal e, const double* x, int* ready,
+                                                   bool batched) {
   const auto lane = static_cast<std::int64_t>(threadIdx.x % kWarp);
   const std::int64_t count = e.count();  // 64-bit: k + 32 * batch may pass 2^31 - 1
   double sum = 0.0;
-  if (count <= kBatchedRowMin) {  // a few entries per lane: one acquire load each is cheaper
+  if (!batched) {  // a few entries per lane: one acquire load each is cheaper
     for (std::int64_t k = lane; k < count; k += kWarp) {
       const index_t p = e.at<Upper>(k);
       const index_t col = __ldg(m.colind + p);
@@ -171,15 +174,37 @@ __device__ __forceinline__ double warp_row_partial(const Rows& m, OffDiagonal e,
 // The row at `slot` by the whole warp (all 32 lanes must call it): lanes stride over the
 // off-diagonals, each spinning on its own dependencies, then a fixed shuffle tree sums the partials,
 // so the result does not depend on timing. b is read with plain loads: it may be x itself.
+//
+// With `code` != 0 the warp solves part q of k of a split row (SegmentPart): its share of the
+// off-diagonals (k near-equal runs in storage order) goes to its partial slot, then it arrives on
+// the row's flag (0, -1, ..., -(k-1)). The release of each arrival and the acquire of the last form
+// one release sequence, so the last part sees every slot; it sums them in part order
+// (deterministic) and publishes x. b is read by that last part only, before x is written.
 template <bool Upper>
-__device__ __forceinline__ void solve_row_warp(const Rows& m, Slot slot, const double* b, double* x, int* ready) {
+__device__ __forceinline__ void solve_row_warp(const Rows& m, Slot slot, index_t code, const double* b, double* x,
+                                               int* ready, double* partials) {
+  const SegmentPart part = code != 0 ? SegmentPart::decode(code) : SegmentPart{0, 0, 1};
   const index_t first = __ldg(m.rowptr + slot.stored), last = __ldg(m.rowptr + slot.stored + 1);
   const double diagonal = __ldg(m.values + (Upper ? first : last - 1));  // fetched before any waiting
-  const OffDiagonal e{Upper ? first + 1 : first, Upper ? last : last - 1};
-  double sum = warp_row_partial<Upper>(m, e, x, ready);
+  const index_t off_begin = Upper ? first + 1 : first, off_end = Upper ? last : last - 1;
+  const index_t share = (off_end - off_begin + part.k - 1) / part.k;
+  const index_t begin = min(off_end, off_begin + part.q * share), end = min(off_end, begin + share);
+  const bool batched = off_end - off_begin > kBatchedRowMin;  // the whole row's length decides
+  double sum = warp_row_partial<Upper>(m, OffDiagonal{begin, end}, x, ready, batched);
 #pragma unroll
   for (unsigned offset = kWarp / 2; offset > 0; offset /= 2) sum += __shfl_xor_sync(kFullMask, sum, offset);
-  if (threadIdx.x % kWarp == 0) publish(x, ready, slot.row, (b[slot.row] - sum) / diagonal);
+  if (threadIdx.x % kWarp != 0) return;
+  if (part.k == 1) {
+    publish(x, ready, slot.row, (b[slot.row] - sum) / diagonal);
+    return;
+  }
+  partials[part.slot + part.q] = sum;
+  const int before =
+      cuda::atomic_ref<int, cuda::thread_scope_device>(ready[slot.row]).fetch_sub(1, cuda::memory_order_acq_rel);
+  if (before != 1 - part.k) return;  // not the last part to arrive
+  double value = b[slot.row];
+  for (int q = 0; q < part.k; ++q) value -= partials[part.slot + q];
+  publish(x, ready, slot.row, value / diagonal);
 }
 
 // The row at `slot` by one thread, "writing first" (YuenyeungSpTRSV Algorithm 5): walk the row in
@@ -218,7 +243,7 @@ __device__ __forceinline__ void solve_row_thread(const Rows& m, Slot slot, const
 // stream (the flags of the previous solve would otherwise read as "ready").
 inline void prepare_workspace(cudaStream_t stream, const TriangularDeviceView& t, const SolveWorkspace& ws,
                               const char* who) {
-  if (ws.ready == nullptr || ws.next_item == nullptr || ws.n < t.n) {
+  if (ws.ready == nullptr || ws.next_item == nullptr || ws.partials == nullptr || ws.n < t.n) {
     throw InvalidArgument(std::string(who) + ": the workspace covers " + std::to_string(ws.n) +
                           " rows, the matrix has " + std::to_string(t.n));
   }

@@ -32,30 +32,51 @@ constexpr NamedVariant kVariants[] = {{"syncfree", sptrsv_syncfree_cuda, SolveOr
                                       {"yuenyeung_levelorder", sptrsv_yuenyeung_cuda, SolveOrder::Level}};
 
 // A yuenyeung warp solves at most 32 rows; a longer segment would leave rows unsolved and the rows
-// after them waiting forever, so segments are checked before they reach the device.
+// after them waiting forever, and so would split-row parts that never reach their last one: both
+// are checked before they reach the device.
 void check_segments(const index_t* segments, index_t count, index_t n) {
   if (segments == nullptr) return;
   const auto fail = [](const std::string& what) { throw InvalidArgument("DeviceTriangular: fusion segments " + what); };
   if (count < 0 || segments[0] != 0 || segments[count] != n) fail("must run from 0 to n");
+  const index_t* codes = segments + count + 1;
   for (index_t s = 0; s < count; ++s) {
     const index_t length = segments[s + 1] - segments[s];
-    if (length < 1 || length > 32) fail("must each span 1 to 32 rows; segment " + std::to_string(s) + " does not");
+    const std::string which = "segment " + std::to_string(s);
+    if (codes[s] == 0) {
+      if (length < 1 || length > 32) fail("must each span 1 to 32 rows; " + which + " does not");
+      continue;
+    }
+    if (codes[s] < 0) fail(which + " has a negative part code");
+    const SegmentPart part = SegmentPart::decode(codes[s]);
+    const bool last = part.q + 1 == part.k;
+    if (part.k < 2 || part.q >= part.k || part.slot + part.k > SegmentPart::kSlots || length != (last ? 1 : 0))
+      fail(which + " is not a valid part of a split row");
+    if (!last && (s + 1 >= count || codes[s + 1] != SegmentPart::encode(part.slot, part.q + 1, part.k)))
+      fail(which + " is not followed by the next part of its row");
   }
 }
 
 }  // namespace
 
-std::size_t solve_workspace_bytes(index_t n) { return (static_cast<std::size_t>(n) + 1) * sizeof(int); }
+namespace {
+// Counter first, flags after it (one memset clears both), then the partial slots, 8-byte aligned.
+std::size_t flag_bytes(index_t n) { return (static_cast<std::size_t>(n) + 1) * sizeof(int); }
+std::size_t partials_offset(index_t n) { return (flag_bytes(n) + 7) / 8 * 8; }
+}  // namespace
+
+std::size_t solve_workspace_bytes(index_t n) {
+  return partials_offset(n) + static_cast<std::size_t>(SegmentPart::kSlots) * sizeof(double);
+}
 
 SolveWorkspace make_solve_workspace(void* device_buffer, index_t n) {
-  // Counter first, flags after it: one memset clears both.
   auto* words = static_cast<int*>(device_buffer);
-  return {reinterpret_cast<unsigned*>(words), words + 1, n};
+  auto* partials = reinterpret_cast<double*>(static_cast<char*>(device_buffer) + partials_offset(n));
+  return {reinterpret_cast<unsigned*>(words), words + 1, partials, n};
 }
 
 void reset_solve_workspace(cudaStream_t stream, const SolveWorkspace& ws) {
-  check_cuda(cudaMemsetAsync(ws.next_item, 0, solve_workspace_bytes(ws.n), stream),
-             "cudaMemsetAsync in reset_solve_workspace");
+  // The partial slots need no clearing: a part writes its slot before its row's last part reads it.
+  check_cuda(cudaMemsetAsync(ws.next_item, 0, flag_bytes(ws.n), stream), "cudaMemsetAsync in reset_solve_workspace");
 }
 
 std::vector<std::string> gpu_variants() {
@@ -102,7 +123,7 @@ DeviceTriangular::DeviceTriangular(cudaStream_t stream, const TriangularView& ho
     view_.host_level_ptr = host_level_ptr_.empty() ? nullptr : host_level_ptr_.data();
     view_.host_level_nnz = host_level_nnz_.empty() ? nullptr : host_level_nnz_.data();
     const auto bounds = [](const index_t* segments, index_t count) {
-      return segments == nullptr ? std::size_t{0} : static_cast<std::size_t>(count) + 1;
+      return segments == nullptr ? std::size_t{0} : 2 * static_cast<std::size_t>(count) + 1;
     };
     view_.num_segments = host.segments == nullptr ? 0 : host.num_segments;
     view_.segments = upload(host.segments, bounds(host.segments, host.num_segments));

@@ -14,7 +14,7 @@ __global__ void __launch_bounds__(kBlockThreads, kMinBlocksPerSm)
     syncfree_kernel(Rows m, const double* b, double* x, int* ready, unsigned* next_item) {
   const unsigned position = claim_item(next_item);
   if (position >= static_cast<unsigned>(m.n)) return;  // warp-uniform
-  solve_row_warp<Upper>(m, slot_at<Upper, LevelOrder>(m, static_cast<index_t>(position)), b, x, ready);
+  solve_row_warp<Upper>(m, slot_at<Upper, LevelOrder>(m, static_cast<index_t>(position)), 0, b, x, ready, nullptr);
 }
 
 }  // namespace

@@ -84,7 +84,8 @@ Csr power_law_hubs(index_t n, Rng& rng) {
     std::sort(row.begin(), row.end());
     row.erase(std::unique(row.begin(), row.end()), row.end());
   }
-  const std::pair<index_t, index_t> hubs[] = {{n / 2, 2100}, {3 * n / 4, 2500}, {n - 1, 3000}};
+  // The two longest reach kernels::SegmentPart::kSplitRowMin: yuenyeung splits them into parts.
+  const std::pair<index_t, index_t> hubs[] = {{n / 2, 2100}, {3 * n / 4, 4200}, {n - 1, 5500}};
   for (const auto& [row, length] : hubs) columns[static_cast<std::size_t>(row)] = distinct_columns(rng, row, length);
   return dominant_lower(columns, rng);
 }

@@ -247,10 +247,21 @@ TEST_F(SptrsvCudaExtra, RejectsBadArguments) {
                InvalidArgument);
   // A segment of 33 rows would leave a row unsolved and its dependants waiting forever.
   kernels::TriangularView host = p.pattern.host_view();
-  std::vector<index_t> too_long{0, 33, host.n};
+  std::vector<index_t> too_long{0, 33, host.n, 0, 0};
   host.segments = too_long.data();
   host.num_segments = 2;
   EXPECT_THROW(DeviceTriangular(stream_, host), InvalidArgument);
+  // Split-row parts that never reach their last one would leave the row unpublished.
+  std::vector<index_t> unfinished{0, 0, 1, host.n, kernels::SegmentPart::encode(0, 0, 3),
+                                  kernels::SegmentPart::encode(0, 1, 3), 0};
+  host.segments = unfinished.data();
+  host.num_segments = 3;
+  try {
+    DeviceTriangular refused(stream_, host);
+    ADD_FAILURE() << "a row whose last part is missing was accepted";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("segment 1 is not a valid part"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -118,6 +118,7 @@ TEST(SptrsvFeatures, FusionSegmentsFollowAlgorithm6) {
   std::vector<index_t> expected{0, 32};
   for (index_t k = 33; k <= 64; ++k) expected.push_back(k);
   expected.push_back(70);
+  expected.insert(expected.end(), 34, 0);  // no split rows: every part code 0
   EXPECT_EQ(p.segments(), expected);
   EXPECT_EQ(p.host_view().num_segments, 34);
   // Upper (reversed): solve order is rows 69..0, so the chunks are the same rows in the same order.
@@ -126,13 +127,61 @@ TEST(SptrsvFeatures, FusionSegmentsFollowAlgorithm6) {
   // Level order: positions 0..37 are the light rows 0..31, 64..69 (level 0), 38..69 the heavy rows.
   // Chunk [32, 64) has 6 light and 26 heavy rows: (6 + 26 * 17) / 32 = 14 < 16, thread-level;
   // chunk [64, 70) is all heavy: warp-level.
-  EXPECT_EQ(p.level_segments(), (std::vector<index_t>{0, 32, 64, 65, 66, 67, 68, 69, 70}));
+  EXPECT_EQ(p.level_segments(), (std::vector<index_t>{0, 32, 64, 65, 66, 67, 68, 69, 70, 0, 0, 0, 0, 0, 0, 0, 0}));
   p.set_fusion_threshold(0.0);  // every chunk warp-level
-  EXPECT_EQ(p.segments().size(), 71u);
-  EXPECT_EQ(p.level_segments().size(), 71u);
+  EXPECT_EQ(p.segments().size(), 141u);
+  EXPECT_EQ(p.level_segments().size(), 141u);
   p.set_fusion_threshold(std::numeric_limits<double>::infinity());  // every chunk thread-level
-  EXPECT_EQ(p.segments(), (std::vector<index_t>{0, 32, 64, 70}));
+  EXPECT_EQ(p.segments(), (std::vector<index_t>{0, 32, 64, 70, 0, 0, 0}));
   EXPECT_THROW(p.set_fusion_threshold(-1.0), InvalidArgument);
+}
+
+// A warp-level row of at least SegmentPart::kSplitRowMin off-diagonals becomes k part segments:
+// [p, p) k - 1 times then [p, p + 1), with consecutive codes over k partial slots.
+TEST(SptrsvFeatures, LongWarpRowsAreSplitIntoParts) {
+  using kernels::SegmentPart;
+  const auto short_row = static_cast<index_t>(SegmentPart::kSplitRowMin - 1);       // stays whole
+  const auto split_a = static_cast<index_t>(SegmentPart::kSplitRowMin);             // 2 parts
+  const auto split_b = static_cast<index_t>(3 * SegmentPart::kEntriesPerPart + 1);  // 4 parts
+  const index_t n = split_b + 100;
+  const auto parts = [](index_t off) {
+    return static_cast<int>((off + SegmentPart::kEntriesPerPart - 1) / SegmentPart::kEntriesPerPart);
+  };
+  Csr a;
+  a.rows = a.cols = n;
+  a.rowptr.push_back(0);
+  for (index_t i = 0; i < n; ++i) {
+    const index_t off = i == short_row ? short_row : i == split_a + 1 ? split_a : i == split_b ? split_b : 0;
+    for (index_t j = 0; j < off; ++j) {
+      a.colind.push_back(j);
+      a.values.push_back(-1e-5);
+    }
+    a.colind.push_back(i);
+    a.values.push_back(1.0);
+    a.rowptr.push_back(static_cast<offset_t>(a.colind.size()));
+  }
+  const TriangularPattern p(a, Triangle::Lower, false, {/*fusion_threshold=*/0.0});
+  const kernels::TriangularView v = p.host_view();
+  ASSERT_EQ(v.num_segments, n + parts(split_a) - 1 + parts(split_b) - 1);
+  const index_t* codes = v.segments + v.num_segments + 1;
+  std::vector<index_t> split_positions;
+  int slot = 0;
+  for (index_t s = 0; s < v.num_segments; ++s) {
+    if (codes[s] == 0) {
+      EXPECT_EQ(v.segments[s + 1] - v.segments[s], 1) << s;
+      continue;
+    }
+    const SegmentPart part = SegmentPart::decode(codes[s]);
+    EXPECT_EQ(part.slot, slot - part.q) << s;
+    EXPECT_EQ(v.segments[s + 1] - v.segments[s], part.q + 1 == part.k ? 1 : 0) << s;
+    if (part.q == 0) {
+      split_positions.push_back(v.segments[s]);
+      EXPECT_EQ(part.k, parts(v.segments[s] == split_a + 1 ? split_a : split_b));
+    }
+    ++slot;
+  }
+  EXPECT_EQ(split_positions, (std::vector<index_t>{split_a + 1, split_b}));
+  EXPECT_EQ(slot, parts(split_a) + parts(split_b));
 }
 
 TEST(SptrsvFeatures, UpdateValuesKeepsThePattern) {
