@@ -32,7 +32,7 @@ step() {  # step NAME command...: runs, logs, records PASS/FAIL
 step nvidia-smi nvidia-smi
 step info hetsparse info
 if [ "$TESTS" = 1 ]; then
-GPU_TESTS="test_kernels_cuda test_runtime_gpu test_supernode_cuda test_sptrsv_cuda test_sptrsv_ag_cuda test_cholesky_gpu"
+GPU_TESTS="test_kernels_cuda test_runtime_gpu test_supernode_cuda test_sptrsv_cuda test_sptrsv_ag_cuda test_sptrsv_powered_cuda test_cholesky_gpu"
 for t in $GPU_TESTS; do
   [ -x "$HERE/bin/$t" ] && step "$t" "$t" --gtest_output=xml:"$OUTDIR/logs/$t.xml"
 done
@@ -42,11 +42,12 @@ for t in "$HERE"/bin/test_*; do  # CPU suites on this machine too (16 cores)
 done
 # compute-sanitizer on every pure CUDA kernel suite. cuSPARSE's own csrmv kernel reports shared-memory
 # hazards under racecheck: the check is on hetsparse's kernels.
-for t in test_kernels_cuda test_supernode_cuda test_sptrsv_cuda test_sptrsv_ag_cuda; do
+for t in test_kernels_cuda test_supernode_cuda test_sptrsv_cuda test_sptrsv_ag_cuda test_sptrsv_powered_cuda; do
   [ -x "$HERE/bin/$t" ] || continue
   step "memcheck_$t" "$SAN" --tool memcheck --error-exitcode 3 "$t"
   filter='*'  # racecheck slows the spinning sync-free kernels ~1000x: a representative subset
   [ "$t" = test_sptrsv_ag_cuda ] && filter='AgCudaSmall.HandPicked*:AgCudaSmall.InPlaceSolve:AgCudaSmall.RejectsBadArguments'
+  [ "$t" = test_sptrsv_powered_cuda ] && filter='SptrsvPoweredCuda.RhsPass*:SptrsvPoweredCuda.Refused*'
   [ "$t" = test_sptrsv_cuda ] && filter='*EveryVariantMatchesReference/anchor_rmat_12_8:*EveryVariantMatchesReference/banded_narrow:*EveryVariantMatchesReference/power_law_hubs:*EveryVariantMatchesReference/dense_lower_300'
   step "racecheck_$t" "$SAN" --tool racecheck --error-exitcode 3 --kernel-name-exclude kns=cusparse "$t" \
     --gtest_filter="$filter"

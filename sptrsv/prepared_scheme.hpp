@@ -1,10 +1,13 @@
 // A "scheme" is a string naming one way to solve T x = b on a GPU: a kernels::gpu_variants() name,
-// "cusparse" (cuSPARSE SpSV) or "ag" / "ag:key=val,..." (an AG-SpTRSV code variant, kernels::AgSolver).
+// "cusparse" (cuSPARSE SpSV), "ag" / "ag:key=val,..." (an AG-SpTRSV code variant, kernels::AgSolver),
+// or "powK:BASE" (K = 2, 4, 8, 16): the powered form of the system (powered_triangle.hpp), its
+// right-hand-side passes then BASE (any scheme but another pow) on the triangle I - M^K.
 // PreparedScheme does the scheme's preparation once (cuSPARSE analysis buffer, AG plan; nothing for
 // the plain variants) and then solves. Used by the search, the bench and, through WorkerSchemes, the
 // CUDA codelet. prepared_scheme_cuda.cpp does the work; prepared_scheme_none.cpp answers for builds
 // without CUDA (every scheme is refused there).
 #pragma once
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -14,29 +17,41 @@
 #include "codelets/sptrsv/sptrsv.hpp"
 #include "codelets/sptrsv/sptrsv_codelet.hpp"
 #include "sptrsv/analysis.hpp"
+#include "sptrsv/powered_triangle.hpp"
 
 namespace hetsparse::sptrsv {
 
-enum class SchemeKind { Variant, Cusparse, Ag };
+enum class SchemeKind { Variant, Cusparse, Ag, Powered };
 
 // The kind of a scheme this build can run. InvalidArgument naming the scheme when it is unknown
-// (listing the known ones), when an "ag:" string does not parse, or in a build without CUDA.
+// (listing the known ones), when an "ag:" string does not parse, for a pow with a power other than
+// 2, 4, 8, 16 or a base that is itself a pow, or in a build without CUDA.
 SchemeKind check_scheme(const std::string& scheme);
+
 
 // kernels::gpu_variants() in CUDA builds, empty otherwise.
 std::vector<std::string> plain_variant_names();
 
-// The search space for "auto" (search mode): every plain variant, cusparse, then the pruned AG space
-// for this matrix (kernels::ag_search_space). Empty without CUDA.
+// The search space for "auto" (search mode): every plain variant, cusparse, the powered forms of
+// long-chained matrices with short rows (at least kPoweredMinLevels levels, rows of at most
+// kPoweredMaxRow entries: K = 2..16 over cusparse, syncfree_levelorder and yuenyeung_levelorder;
+// capellini trailed them by 2-4x on the Laplacians), then the pruned AG
+// space for this matrix (kernels::ag_search_space). Empty without CUDA.
+constexpr std::int64_t kPoweredMinLevels = 64;
+constexpr std::int64_t kPoweredMaxRow = 64;
 std::vector<std::string> candidate_schemes(const TriangularPattern& p);
+// The powered part of that space alone (empty when the matrix does not qualify, or without CUDA).
+std::vector<std::string> powered_candidates(const TriangularPattern& p);
 
 class PreparedScheme {
  public:
   // host: the analysed pattern's host view; device: its device copy. Both must outlive this object.
   // Prepares on `stream` and waits for it. cuSPARSE binds its handle to `stream`: solve() must then
-  // be given the same stream (InvalidArgument otherwise).
+  // be given the same stream (InvalidArgument otherwise). A pow scheme takes its host transform from
+  // `powered` (built there once per power for this matrix) or, when null, builds its own; the
+  // transform's failure (too many entries, growth) is an InvalidArgument from here.
   PreparedScheme(cudaStream_t stream, const kernels::TriangularView& host, const kernels::TriangularDeviceView& device,
-                 const std::string& scheme);
+                 const std::string& scheme, PoweredCache* powered = nullptr);
   ~PreparedScheme();
   PreparedScheme(const PreparedScheme&) = delete;
   PreparedScheme& operator=(const PreparedScheme&) = delete;
@@ -73,6 +88,7 @@ class WorkerSchemes final : public codelets::SptrsvCudaPlans {
   struct Slot;
   const TriangularPattern& pattern_;
   std::string scheme_;
+  PoweredCache powered_;  // one host transform for all workers
   mutable std::mutex mutex_;
   std::map<int, std::unique_ptr<Slot>> slots_;
   double preprocess_seconds_ = 0;

@@ -2,15 +2,31 @@
 // host APIs; compiled only in CUDA builds.
 #include <algorithm>
 #include <chrono>
+#include <utility>
 
 #include "codelets/sptrsv/sptrsv_ag.hpp"
 #include "codelets/sptrsv/sptrsv_cusparse.hpp"
 #include "hetsparse/error.hpp"
+#include "sptrsv/powered_solve.hpp"
 #include "sptrsv/prepared_scheme.hpp"
 
 namespace hetsparse::sptrsv {
 
 SchemeKind check_scheme(const std::string& scheme) {
+  if (const std::optional<PoweredSchemeName> pow = parse_powered_scheme(scheme)) {
+    if (!is_valid_power(pow->power)) {
+      throw InvalidArgument("SpTRSV scheme '" + scheme + "': expected powK:BASE with K = 2, 4, 8 or 16");
+    }
+    if (parse_powered_scheme(pow->base)) {
+      throw InvalidArgument("SpTRSV scheme '" + scheme + "': the base of a pow scheme cannot be another pow");
+    }
+    try {
+      check_scheme(pow->base);
+    } catch (const InvalidArgument& e) {
+      throw InvalidArgument("SpTRSV scheme '" + scheme + "': its base: " + e.what());
+    }
+    return SchemeKind::Powered;
+  }
   if (scheme == "cusparse") return SchemeKind::Cusparse;
   if (scheme == "ag" || scheme.rfind("ag:", 0) == 0) {
     try {
@@ -24,14 +40,24 @@ SchemeKind check_scheme(const std::string& scheme) {
   if (std::find(variants.begin(), variants.end(), scheme) != variants.end()) return SchemeKind::Variant;
   std::string known;
   for (const std::string& v : variants) known += v + ", ";
-  throw InvalidArgument("unknown SpTRSV scheme '" + scheme + "' (known: auto, " + known + "cusparse, ag:key=val,...)");
+  throw InvalidArgument("unknown SpTRSV scheme '" + scheme + "' (known: auto, " + known + "cusparse, ag:key=val,..., powK:BASE)");
 }
 
 std::vector<std::string> plain_variant_names() { return kernels::gpu_variants(); }
 
+std::vector<std::string> powered_candidates(const TriangularPattern& p) {
+  std::vector<std::string> out;
+  if (p.num_levels() < kPoweredMinLevels || p.features().rnnz_max > kPoweredMaxRow) return out;
+  for (const int power : {2, 4, 8, 16})
+    for (const char* base : {"cusparse", "syncfree_levelorder", "yuenyeung_levelorder"})
+      out.push_back("pow" + std::to_string(power) + ":" + base);
+  return out;
+}
+
 std::vector<std::string> candidate_schemes(const TriangularPattern& p) {
   std::vector<std::string> out = kernels::gpu_variants();
   out.emplace_back("cusparse");
+  for (std::string& s : powered_candidates(p)) out.push_back(std::move(s));
   const double mean_row = p.rows() > 0 ? double(p.nnz()) / double(p.rows()) : 0.0;
   for (const kernels::AgScheme& s : kernels::ag_search_space(p.rows(), p.nnz(), p.num_levels(), mean_row)) {
     out.push_back(kernels::to_string(s));
@@ -45,11 +71,13 @@ struct PreparedScheme::Impl {
   kernels::TriangularDeviceView device;
   std::unique_ptr<kernels::CusparseSpsv> cusparse;
   std::unique_ptr<kernels::AgSolver> ag;
+  std::unique_ptr<PoweredSolve> powered;
   double seconds = 0;
 };
 
 PreparedScheme::PreparedScheme(cudaStream_t stream, const kernels::TriangularView& host,
-                               const kernels::TriangularDeviceView& device, const std::string& scheme)
+                               const kernels::TriangularDeviceView& device, const std::string& scheme,
+                               PoweredCache* powered)
     : impl_(std::make_unique<Impl>()) {
   impl_->scheme = scheme;
   impl_->kind = check_scheme(scheme);
@@ -59,6 +87,11 @@ PreparedScheme::PreparedScheme(cudaStream_t stream, const kernels::TriangularVie
     impl_->cusparse = std::make_unique<kernels::CusparseSpsv>(stream, device);
   } else if (impl_->kind == SchemeKind::Ag) {
     impl_->ag = std::make_unique<kernels::AgSolver>(stream, host, device, kernels::parse_ag_scheme(scheme));
+  } else if (impl_->kind == SchemeKind::Powered) {
+    const PoweredSchemeName name = *parse_powered_scheme(scheme);
+    std::shared_ptr<const PoweredTriangle> transform =
+        powered != nullptr ? powered->get(name.power) : std::make_shared<const PoweredTriangle>(host, name.power);
+    impl_->powered = std::make_unique<PoweredSolve>(stream, std::move(transform), name.base);
   }
   impl_->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -81,6 +114,9 @@ void PreparedScheme::solve(cudaStream_t stream, const double* b, double* x, cons
     case SchemeKind::Ag:
       impl_->ag->solve(stream, b, x, ws);
       return;
+    case SchemeKind::Powered:
+      impl_->powered->solve(stream, b, x, ws);
+      return;
   }
 }
 
@@ -95,8 +131,13 @@ struct WorkerSchemes::Slot {
 };
 
 WorkerSchemes::WorkerSchemes(const TriangularPattern& pattern, std::string scheme)
-    : pattern_(pattern), scheme_(std::move(scheme)) {
-  check_scheme(scheme_);
+    : pattern_(pattern), scheme_(std::move(scheme)), powered_(pattern.host_view()) {
+  if (check_scheme(scheme_) == SchemeKind::Powered) {
+    // Built now, on the host: a refused transform is an error of analyze(), not of the first solve.
+    const auto t0 = std::chrono::steady_clock::now();
+    powered_.get(parse_powered_scheme(scheme_)->power);
+    preprocess_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
 }
 
 // Slots free their device memory here, on the thread that drops the solver; the workers' streams
@@ -117,7 +158,7 @@ void WorkerSchemes::solve(int worker, cudaStream_t stream, const double* b, doub
     const auto t0 = std::chrono::steady_clock::now();
     const kernels::TriangularView host = pattern_.host_view();
     slot->matrix = std::make_unique<kernels::DeviceTriangular>(stream, host);
-    slot->prepared = std::make_unique<PreparedScheme>(stream, host, slot->matrix->view(), scheme_);
+    slot->prepared = std::make_unique<PreparedScheme>(stream, host, slot->matrix->view(), scheme_, &powered_);
     slot->stream = stream;
     const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::lock_guard<std::mutex> lock(mutex_);

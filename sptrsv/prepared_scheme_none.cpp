@@ -12,10 +12,12 @@ std::vector<std::string> plain_variant_names() { return {}; }
 
 std::vector<std::string> candidate_schemes(const TriangularPattern&) { return {}; }
 
+std::vector<std::string> powered_candidates(const TriangularPattern&) { return {}; }
+
 struct PreparedScheme::Impl {};
 
 PreparedScheme::PreparedScheme(cudaStream_t, const kernels::TriangularView&, const kernels::TriangularDeviceView&,
-                               const std::string& scheme) {
+                               const std::string& scheme, PoweredCache*) {
   check_scheme(scheme);
 }
 PreparedScheme::~PreparedScheme() = default;
@@ -29,7 +31,7 @@ double PreparedScheme::preprocess_seconds() const { return 0; }
 
 struct WorkerSchemes::Slot {};
 WorkerSchemes::WorkerSchemes(const TriangularPattern& pattern, std::string scheme)
-    : pattern_(pattern), scheme_(std::move(scheme)) {
+    : pattern_(pattern), scheme_(std::move(scheme)), powered_(pattern.host_view()) {
   check_scheme(scheme_);
 }
 WorkerSchemes::~WorkerSchemes() = default;

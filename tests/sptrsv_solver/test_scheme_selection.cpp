@@ -162,7 +162,7 @@ TEST(TimingTable, WriteReadTrainPredict) {
 }
 
 TEST(SchemeDispatch, UnknownSchemeNamesIt) {
-  for (const std::string bad : {"no_such_variant", "ag:ng=3", "ag:bogus=1", "cusparse2"}) {
+  for (const std::string bad : {"no_such_variant", "ag:ng=3", "ag:bogus=1", "cusparse2", "pow3:cusparse", "pow4:nope", "pow2:pow2:cusparse"}) {
     try {
       sptrsv::check_scheme(bad);
       ADD_FAILURE() << "accepted '" << bad << "'";

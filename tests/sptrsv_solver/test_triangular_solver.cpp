@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -91,6 +92,17 @@ TEST(TriangularSolver, UnknownVariantIsRefused) {
   EXPECT_THROW(s.analyze(solver_cases()[0].lower, Triangle::Lower, false, o), InvalidArgument);
 }
 
+// A solver analysed for scheme v on CUDA workers.
+std::unique_ptr<sptrsv::TriangularSolver> gpu_solver(rt::Runtime& r, const Csr& T, Triangle tri, const std::string& v) {
+  auto s = std::make_unique<sptrsv::TriangularSolver>(r);
+  sptrsv::TriangularSolveOptions o;
+  o.device = rt::Where::Cuda;
+  o.variant = v;
+  s->analyze(T, tri, false, o);
+  EXPECT_EQ(s->chosen_variant(), v);
+  return s;
+}
+
 TEST(TriangularSolverGpu, EveryGpuVariantThroughStarpu) {
   rt::Runtime r(test_runtime_options("eager", 1, 1));
   if (r.num_cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
@@ -98,12 +110,8 @@ TEST(TriangularSolverGpu, EveryGpuVariantThroughStarpu) {
     for (Triangle tri : {Triangle::Lower, Triangle::Upper}) {
       const Csr T = solver_input(c.lower, tri, false, 6);
       for (const std::string& v : codelets::sptrsv_cuda_variants()) {
-        sptrsv::TriangularSolver s(r);
-        sptrsv::TriangularSolveOptions o;
-        o.device = rt::Where::Cuda;
-        o.variant = v;
-        s.analyze(T, tri, false, o);
-        EXPECT_EQ(s.chosen_variant(), v);
+        const std::unique_ptr<sptrsv::TriangularSolver> solver = gpu_solver(r, T, tri, v);
+        sptrsv::TriangularSolver& s = *solver;
         const std::string what = std::string(c.name) + (tri == Triangle::Upper ? " upper " : " lower ") + v;
         const std::vector<double> B = random_values(static_cast<std::size_t>(T.rows), 9);
         std::vector<double> X(B.size(), std::nan(""));
@@ -135,6 +143,30 @@ TEST(TriangularSolver, UnknownSchemeIsNamed) {
   }
 }
 
+// A named scheme on the CUDA worker: two solves (the first prepares), x aliasing b, new values
+// (prepared again), each against the reference.
+void check_scheme_through_starpu(rt::Runtime& r, const Csr& T, Triangle tri, const std::string& v,
+                                 const std::string& what) {
+  const std::unique_ptr<sptrsv::TriangularSolver> solver = gpu_solver(r, T, tri, v);
+  sptrsv::TriangularSolver& s = *solver;
+  const std::vector<double> B = random_values(static_cast<std::size_t>(T.rows), 9);
+  for (int round = 0; round < 2; ++round) {
+    std::vector<double> X(B.size(), std::nan(""));
+    s.solve(B.data(), X.data());
+    expect_matches_reference(T, tri, false, false, B, X, 1, what + " round " + std::to_string(round));
+  }
+  EXPECT_GT(s.preprocess_seconds(), s.analysis_seconds()) << what << ": preparation not counted";
+  std::vector<double> XB = B;  // x aliasing b
+  s.solve(XB.data(), XB.data());
+  expect_matches_reference(T, tri, false, false, B, XB, 1, what + " in place");
+  Csr T2 = T;
+  for (double& val : T2.values) val *= 2.0;
+  s.update_values(T2);
+  std::vector<double> X2(B.size(), std::nan(""));
+  s.solve(B.data(), X2.data());
+  expect_matches_reference(T2, tri, false, false, B, X2, 1, what + " new values");
+}
+
 // cuSPARSE and AG schemes go through the codelet's per-worker prepared path: first solve prepares,
 // later ones reuse; x aliasing b and new values (re-preparation) included.
 TEST(TriangularSolverGpu, EverySchemeKindThroughStarpu) {
@@ -145,32 +177,33 @@ TEST(TriangularSolverGpu, EverySchemeKindThroughStarpu) {
   for (const SolverCase& c : solver_cases()) {
     for (Triangle tri : {Triangle::Lower, Triangle::Upper}) {
       const Csr T = solver_input(c.lower, tri, false, 6);
-      for (const std::string& v : schemes) {
-        const std::string what = std::string(c.name) + (tri == Triangle::Upper ? " upper " : " lower ") + v;
-        sptrsv::TriangularSolver s(r);
-        sptrsv::TriangularSolveOptions o;
-        o.device = rt::Where::Cuda;
-        o.variant = v;
-        s.analyze(T, tri, false, o);
-        EXPECT_EQ(s.chosen_variant(), v);
-        const std::vector<double> B = random_values(static_cast<std::size_t>(T.rows), 9);
-        for (int round = 0; round < 2; ++round) {
-          std::vector<double> X(B.size(), std::nan(""));
-          s.solve(B.data(), X.data());
-          expect_matches_reference(T, tri, false, false, B, X, 1, what + " round " + std::to_string(round));
-        }
-        EXPECT_GT(s.preprocess_seconds(), s.analysis_seconds()) << what << ": preparation not counted";
-        std::vector<double> XB = B;  // x aliasing b
-        s.solve(XB.data(), XB.data());
-        expect_matches_reference(T, tri, false, false, B, XB, 1, what + " in place");
-        Csr T2 = T;
-        for (double& val : T2.values) val *= 2.0;
-        s.update_values(T2);
-        std::vector<double> X2(B.size(), std::nan(""));
-        s.solve(B.data(), X2.data());
-        expect_matches_reference(T2, tri, false, false, B, X2, 1, what + " new values");
-      }
+      for (const std::string& v : schemes)
+        check_scheme_through_starpu(r, T, tri, v, std::string(c.name) + (tri == Triangle::Upper ? " upper " : " lower ") + v);
     }
+  }
+}
+
+// powK:BASE the same way on the Laplacian; on the R-MAT triangle M^2 fills in and analyze()
+// refuses the scheme, naming it.
+TEST(TriangularSolverGpu, PoweredSchemesThroughStarpu) {
+  rt::Runtime r(test_runtime_options("eager", 1, 1));
+  if (r.num_cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
+  const SolverCase& lap = solver_cases()[0];
+  for (Triangle tri : {Triangle::Lower, Triangle::Upper}) {
+    const Csr T = solver_input(lap.lower, tri, false, 6);
+    for (const std::string v : {"pow4:cusparse", "pow8:yuenyeung_levelorder", "pow2:syncfree"})
+      check_scheme_through_starpu(r, T, tri, v, std::string(lap.name) + (tri == Triangle::Upper ? " upper " : " lower ") + v);
+  }
+  const Csr R = solver_input(solver_cases()[1].lower, Triangle::Lower, false, 6);
+  sptrsv::TriangularSolver s(r);
+  sptrsv::TriangularSolveOptions o;
+  o.device = rt::Where::Cuda;
+  o.variant = "pow2:cusparse";
+  try {
+    s.analyze(R, Triangle::Lower, false, o);
+    ADD_FAILURE() << "pow2 accepted on the R-MAT triangle";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("pow2: M^2 too large"), std::string::npos) << e.what();
   }
 }
 
