@@ -176,22 +176,8 @@ void TriangularSolver::solve(const double* b, double* x, int nrhs, bool transpos
     hx.reset();
     return;
   }
-  codelets::SptrsvMatrixHandles th;
-  th.rowptr = handles_->rowptr.id();
-  th.colind = handles_->colind.id();
-  th.values = handles_->values.id();
-  th.has_device_data = gpu_capable && variant_index_ >= 0;
-  if (th.has_device_data) {
-    th.level_rows = handles_->level_rows.id();
-    th.segments = handles_->segments.id();
-    th.level_segments = handles_->level_segments.id();
-    th.has_level_copy = static_cast<bool>(handles_->level_values);
-    if (th.has_level_copy) {
-      th.level_rowptr = handles_->level_rowptr.id();
-      th.level_colind = handles_->level_colind.id();
-      th.level_values = handles_->level_values.id();
-    }
-  }
+  const bool device_data = gpu_capable && variant_index_ >= 0;
+  const codelets::SptrsvMatrixHandles th = matrix_handles(device_data, device_data);
   codelets::SptrsvParams params;
   params.n = n;
   params.upper = p.triangle() == Triangle::Upper;
@@ -215,19 +201,31 @@ void TriangularSolver::solve(const double* b, double* x, int nrhs, bool transpos
   hx.reset();  // brings x home
 }
 
-void TriangularSolver::submit_cpu_levels(rt::HandleId b, rt::HandleId x, int nrhs) {
-  const TriangularPattern& p = *pattern_;
+codelets::SptrsvMatrixHandles TriangularSolver::matrix_handles(bool device_data, bool levels) const {
   codelets::SptrsvMatrixHandles th;
   th.rowptr = handles_->rowptr.id();
   th.colind = handles_->colind.id();
   th.values = handles_->values.id();
-  th.level_rows = handles_->level_rows.id();
-  th.has_level_copy = static_cast<bool>(handles_->level_values);
-  if (th.has_level_copy) {
-    th.level_rowptr = handles_->level_rowptr.id();
-    th.level_colind = handles_->level_colind.id();
-    th.level_values = handles_->level_values.id();
+  th.has_device_data = device_data;
+  if (device_data) {
+    th.segments = handles_->segments.id();
+    th.level_segments = handles_->level_segments.id();
   }
+  if (levels) {
+    th.level_rows = handles_->level_rows.id();
+    th.has_level_copy = static_cast<bool>(handles_->level_values);
+    if (th.has_level_copy) {
+      th.level_rowptr = handles_->level_rowptr.id();
+      th.level_colind = handles_->level_colind.id();
+      th.level_values = handles_->level_values.id();
+    }
+  }
+  return th;
+}
+
+void TriangularSolver::submit_cpu_levels(rt::HandleId b, rt::HandleId x, int nrhs) {
+  const TriangularPattern& p = *pattern_;
+  const codelets::SptrsvMatrixHandles th = matrix_handles(false, true);
   if (cpu_mode_ == CpuMode::ParallelTask) {
     codelets::SptrsvLevelParams params;
     params.n = p.rows();

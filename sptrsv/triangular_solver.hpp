@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 
+#include "codelets/sptrsv/sptrsv_codelet.hpp"
 #include "runtime/task_runtime.hpp"
 #include "sparse/csr.hpp"
 #include "sparse/types.hpp"
@@ -96,6 +97,9 @@ class TriangularSolver {
   void register_values();
   bool cpu_levels() const { return cpu_mode_ != CpuMode::Serial; }
   void submit_cpu_levels(rt::HandleId b, rt::HandleId x, int nrhs);
+  // The registered matrix for a task: plus the segments (device_data) and the level schedule with
+  // its level-ordered copy (levels), as the task's implementations read them.
+  codelets::SptrsvMatrixHandles matrix_handles(bool device_data, bool levels) const;
 
   rt::TaskRuntime& rt_;
   // Declaration order = reverse destruction order: handles, then prepared schemes, then the pattern.
