@@ -15,6 +15,7 @@
 
 #include "apps/cli/common.hpp"
 #include "apps/cli/json.hpp"
+#include "bench/bench_sptrsv_analysis.hpp"
 #include "reference/sparse_reference.hpp"
 #include "sparse/convert.hpp"
 #include "sparse/generator_spec.hpp"
@@ -38,6 +39,7 @@ struct BenchOptions {
   sptrsv::SchemeTimingOptions timing;
   std::vector<std::string> schemes;  // variants, AG set, cusparse
   bool auto_modes = true;
+  bool fusion_sweep = false;  // also time yuenyeung over fusion thresholds and split rules (GPU analysis)
   bool powered = true;  // also the powered schemes (sptrsv::powered_candidates) where the matrix qualifies
   std::string perfmodel_dir;
 };
@@ -237,6 +239,11 @@ void run_matrix(const std::string& name, const Csr& input, const BenchOptions& o
     if (cusparse_ms > 0) out.set("best_speedup_vs_cusparse", cusparse_ms / best_ms);
   }
   if (!best_own.empty()) out.set("best_own_kernel", best_own).set("best_own_kernel_ms", best_own_ms);
+  if (g.available) {
+    const std::string fastest = bench::fastest_plain_variant(g);
+    if (!fastest.empty()) out.set("gpu_analysis", bench::report_device_analysis(pattern, b, expected, fastest, options.timing));
+    if (options.fusion_sweep) out.set("fusion_sweep", bench::fusion_sweep(pattern, b, expected, options.timing));
+  }
   if (g.available && options.auto_modes) auto_modes(pattern, b, expected, options, out);
   std::printf("%s\n", out.str().c_str());
   std::fflush(stdout);
@@ -255,7 +262,8 @@ int main(int argc, char** argv) try {
       .option("ag", "S1;S2;...", "the AG-SpTRSV schemes to time (default: a fixed set of four)", "")
       .option("perfmodel-dir", "DIR", "where the trained scheme model is looked for (as the runtime's)", "")
       .flag("no-auto", "skip the auto search / model comparison")
-      .flag("no-pow", "skip the powered schemes (powK:BASE)");
+      .flag("no-pow", "skip the powered schemes (powK:BASE)")
+      .flag("fusion-sweep", "also time yuenyeung (both orders) over fusion thresholds x hub-row split rules");
   if (!p.parse(argc - 1, argv + 1)) return 0;
   BenchOptions options;
   options.timing.runs = static_cast<int>(std::max(1L, p.get_int("runs")));
@@ -263,6 +271,7 @@ int main(int argc, char** argv) try {
   options.timing.tolerance = 1e-10;
   options.auto_modes = !p.has("no-auto");
   options.powered = !p.has("no-pow");
+  options.fusion_sweep = p.has("fusion-sweep");
   options.perfmodel_dir = p.get("perfmodel-dir");
   options.schemes = sptrsv::plain_variant_names();
   if (options.schemes.empty()) options.schemes = {"syncfree", "yuenyeung", "levelset"};  // reported unavailable

@@ -6,7 +6,8 @@ log x) as a PNG next to the first JSON file.
 usage: sptrsv_report.py --device "NVIDIA H100" --command "..." sptrsv_bench.jsonl [MORE.jsonl ...]
 
 Each table row: one matrix, its structure (rows, nnz, levels, delta, longest row), the hetsparse
-analysis and cuSPARSE analysis times, cuSPARSE's solve, the fastest correct hetsparse scheme (plain
+host analysis, the GPU analysis (input on the device; in solves of the auto scheme) and cuSPARSE's
+analysis times, cuSPARSE's solve, the fastest correct hetsparse scheme (plain
 variant or AG-SpTRSV scheme) with its GFLOP/s (2 nnz / t), GB/s (12 B/nonzero + 20 B/row), speedup
 over cuSPARSE and the measured critical-path bound (levels x one-level latency + bytes / 3 TB/s); the
 fastest AG scheme with its preparation time; "auto" by search (its winner, time and selection
@@ -44,10 +45,10 @@ def table(rows, device, command):
            "warm-ups), x NaN-poisoned before each variant's set and checked against ref::sptrsv "
            "(relative error <= 1e-10). best = fastest correct hetsparse variant; bound = levels x one-level "
            "latency (levelset on a 10,000-row chain / 10,000) + minimum bytes / 3 TB/s.\n",
-           "| matrix | rows | nnz | levels | δ | rnnz_max | analysis ms | cuSPARSE analysis ms | cuSPARSE ms "
+           "| matrix | rows | nnz | levels | δ | rnnz_max | analysis ms | GPU analysis ms (solves) | cuSPARSE analysis ms | cuSPARSE ms "
            "| best scheme | best ms | GFLOP/s | GB/s | speedup | bound ms | best AG (ms, prep ms) "
            "| auto search (ms, select s) | auto model (× search) | not ok |",
-           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         v = r.get("variants", {})
         cu = v.get("cusparse", {})
@@ -63,13 +64,21 @@ def table(rows, device, command):
             ms, name, prep = min(ag)
             ag_cell = f"`{name}` ({ms:.4f}, {fmt(prep, '.1f')})"
         a_s, a_m = r.get("auto_search", {}), r.get("auto_model", {})
+        ga = r.get("gpu_analysis", {})
+        ga_cell = "—"
+        if ga.get("median_ms"):  # in solves of the auto scheme when known, else of ga's own variant
+            per = a_s.get("ms") or ga.get("solve_ms")
+            ga_cell = f"{ga['median_ms']:.2f} ({ga['median_ms'] / per:.1f})" if per else f"{ga['median_ms']:.2f}"
+            if not ga.get("matches_host", False):
+                ga_cell += " DIFFERS"
         search_cell = f"`{a_s['scheme']}` ({fmt(a_s.get('ms'), '.4f')}, {fmt(a_s.get('select_s'), '.2f')})" \
             if a_s.get("scheme") else "—"
         model_cell = f"`{a_m['scheme']}` ({fmt(a_m.get('vs_search'), '.2f')}×)" if a_m.get("scheme") else \
             (a_m.get("note") or "—")
         out.append(
             f"| {r['matrix']} | {r['rows']:,} | {r['nnz']:,} | {r['levels']:,} | {fmt(r.get('delta'), '.3f')} | "
-            f"{r.get('rnnz_max', 0):,} | {fmt(r.get('analysis_ms'), '.1f')} | {fmt(r.get('cusparse_analysis_ms'), '.2f')} | "
+            f"{r.get('rnnz_max', 0):,} | {fmt(r.get('analysis_ms'), '.1f')} | {ga_cell} | "
+            f"{fmt(r.get('cusparse_analysis_ms'), '.2f')} | "
             f"{fmt(cu.get('median_ms'), '.4f')} | {best or '—'} | {fmt(b.get('median_ms'), '.4f')} | "
             f"{fmt(b.get('gflops'), '.2f')} | {fmt(b.get('gbps'), '.0f')} | {fmt(r.get('best_speedup_vs_cusparse'), '.2f')} | "
             f"{fmt(r.get('critical_path_bound_ms') or None, '.4f')} | {ag_cell} | {search_cell} | {model_cell} | "

@@ -23,6 +23,13 @@ void check_threshold(double threshold) {
   }
 }
 
+void check_split_rule(const kernels::SplitRule& split) {
+  if (split.min_off_diagonals < 1 || split.entries_per_part < 1) {
+    throw InvalidArgument("sptrsv analysis: a split rule needs rows of >= 1 off-diagonal and parts of >= 1 entry, got " +
+                          std::to_string(split.min_off_diagonals) + " and " + std::to_string(split.entries_per_part));
+  }
+}
+
 // Stored entries of the rows at solve positions [start, end).
 std::int64_t entries_at(const kernels::TriangularView& t, kernels::SolveOrder order, index_t start, index_t end) {
   if (order == kernels::SolveOrder::Level) {
@@ -37,14 +44,18 @@ std::int64_t entries_at(const kernels::TriangularView& t, kernels::SolveOrder or
 
 }  // namespace
 
-std::vector<index_t> fusion_segments(const kernels::TriangularView& t, double threshold, kernels::SolveOrder order) {
+std::vector<index_t> fusion_segments(const kernels::TriangularView& t, double threshold, kernels::SolveOrder order,
+                                     const kernels::SplitRule& split) {
   check_threshold(threshold);
+  check_split_rule(split);
   if (order == kernels::SolveOrder::Level && t.n > 0 && t.level_rows == nullptr) {
     throw InvalidArgument("fusion_segments: level order needs the level schedule");
   }
   std::vector<index_t> segments{0};
   std::vector<index_t> codes;  // one per segment, appended after the boundaries (SegmentPart)
-  int slots = 0;
+  // Slots go to split rows in solve order while they last: a row is split when the parts of every
+  // candidate row up to it fit (a prefix rule, so the GPU analysis can decide each row by a scan).
+  std::int64_t requested = 0;
   for (index_t start = 0; start < t.n; start += std::min(kWarpRows, t.n - start)) {
     const index_t end = start + std::min(kWarpRows, t.n - start);
     const std::int64_t entries = entries_at(t, order, start, end);
@@ -53,13 +64,15 @@ std::vector<index_t> fusion_segments(const kernels::TriangularView& t, double th
         const std::int64_t off = entries_at(t, order, position, position + 1) - 1;
         const auto parts = static_cast<int>(std::min<std::int64_t>(
             kernels::SegmentPart::kMaxParts,
-            (off + kernels::SegmentPart::kEntriesPerPart - 1) / kernels::SegmentPart::kEntriesPerPart));
-        if (off >= kernels::SegmentPart::kSplitRowMin && slots + parts <= kernels::SegmentPart::kSlots) {
+            (off + split.entries_per_part - 1) / split.entries_per_part));
+        const bool candidate = off >= split.min_off_diagonals && parts >= 2;  // one part is the whole row
+        const auto slot = static_cast<int>(requested);
+        if (candidate) requested += parts;
+        if (candidate && requested <= kernels::SegmentPart::kSlots) {
           for (int q = 0; q < parts; ++q) {
             segments.push_back(q + 1 < parts ? position : position + 1);
-            codes.push_back(kernels::SegmentPart::encode(slots, q, parts));
+            codes.push_back(kernels::SegmentPart::encode(slot, q, parts));
           }
-          slots += parts;
         } else {
           segments.push_back(position + 1);
           codes.push_back(0);
@@ -78,6 +91,8 @@ TriangularPattern::TriangularPattern(const Csr& t, Triangle tri, bool unit_diago
     : tri_(tri), unit_diagonal_(unit_diagonal) {
   const auto start = std::chrono::steady_clock::now();
   check_threshold(options.fusion_threshold);
+  check_split_rule(options.split_rule);
+  split_rule_ = options.split_rule;
   if (options.parallel_friendly_rows < 1) {
     throw InvalidArgument("sptrsv analysis: parallel_friendly_rows must be >= 1, got " +
                           std::to_string(options.parallel_friendly_rows));
@@ -128,8 +143,8 @@ void TriangularPattern::update_values(const Csr& t) {
 }
 
 void TriangularPattern::set_fusion_threshold(double threshold) {
-  std::vector<index_t> segments = fusion_segments(host_view(), threshold, kernels::SolveOrder::Natural);
-  std::vector<index_t> level_segments = fusion_segments(host_view(), threshold, kernels::SolveOrder::Level);
+  std::vector<index_t> segments = fusion_segments(host_view(), threshold, kernels::SolveOrder::Natural, split_rule_);
+  std::vector<index_t> level_segments = fusion_segments(host_view(), threshold, kernels::SolveOrder::Level, split_rule_);
   segments_.swap(segments);
   level_segments_.swap(level_segments);
   fusion_threshold_ = threshold;

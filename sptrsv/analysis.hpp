@@ -15,9 +15,11 @@ namespace hetsparse::sptrsv {
 
 struct AnalysisOptions {
   // Fusion (YuenyeungSpTRSV Algorithm 6): a group of 32 consecutive rows whose mean entries per row
-  // (diagonal included) reach this is solved a warp per row, otherwise a thread per row. 16 keeps a
-  // warp-level row's lanes at least half busy on average; calibrate per device.
-  double fusion_threshold = 16.0;
+  // (diagonal included) reach this is solved a warp per row, otherwise a thread per row; calibrate
+  // per device. 8: on the H100 it beat 16 on every R-MAT anchor (rmat22_ef4 3.10 vs 3.45 ms,
+  // rmat20_ef8 2.66 vs 2.83, rmat18_ef8 1.52 vs 1.55; bench_sptrsv --fusion-sweep, docs/benchmarks.md),
+  // while 2 and 4 lost 10-30 % on rmat22.
+  double fusion_threshold = 8.0;
   // The m of the split-execution features PFL/PFR: a level with at least this many rows is
   // "parallel friendly" (the paper uses 200).
   std::int64_t parallel_friendly_rows = 200;
@@ -26,17 +28,20 @@ struct AnalysisOptions {
   // several cache misses per row, which made the CPU level-order solve 3-4x faster on 1M-row
   // Laplacian and R-MAT triangles. Costs 12 B per entry and 4 B per row.
   bool level_ordered_copy = true;
+  // Which hub rows yuenyeung splits into parts (kernels::SplitRule).
+  kernels::SplitRule split_rule;
 };
 
 // YuenyeungSpTRSV's execute_row_id for a normalised matrix: segment boundaries in the given solve
 // order (see kernels::TriangularView; level order needs t.level_rows). Chunks of 32 positions; a
 // chunk whose mean row length is >= threshold becomes 32 one-position (warp-level) segments,
-// otherwise one thread-level segment; a warp-level row of at least SegmentPart::kSplitRowMin
+// otherwise one thread-level segment; a warp-level row of at least split.min_off_diagonals
 // off-diagonals becomes up to SegmentPart::kMaxParts part segments (while the workspace's partial
-// slots last). Returns the boundaries followed by one SegmentPart code per segment (see
-// kernels::TriangularView). InvalidArgument for a NaN or negative threshold. O(n).
+// slots last: a row is split when the parts of all such rows up to it fit). Returns the boundaries followed by one SegmentPart code per segment (see
+// kernels::TriangularView). InvalidArgument for a NaN or negative threshold or a split rule below 1. O(n).
 std::vector<index_t> fusion_segments(const kernels::TriangularView& t, double threshold,
-                                     kernels::SolveOrder order = kernels::SolveOrder::Natural);
+                                     kernels::SolveOrder order = kernels::SolveOrder::Natural,
+                                     const kernels::SplitRule& split = {});
 
 // An analysed triangular matrix T (lower or upper, unit or non-unit diagonal). The input may list a
 // row's entries in any order, with the diagonal anywhere and duplicates (summed). It is stored
@@ -102,6 +107,7 @@ class TriangularPattern {
   std::vector<std::int64_t> level_nnz_;
   detail::LevelOrderedRows level_copy_;
   double fusion_threshold_ = 0.0;
+  kernels::SplitRule split_rule_;
   std::vector<index_t> segments_, level_segments_;
   TriangularFeatures features_;
 };

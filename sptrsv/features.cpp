@@ -1,5 +1,5 @@
-// Feature extraction: one pass over the rows (lengths, nearest dependency, column counts) and one
-// over the levels. Nothing here is more than O(n + nnz).
+// Feature extraction: the row pass (kernels::row_statistics, or its GPU twin) and one pass over
+// the levels. Nothing here is more than O(n + nnz).
 #include "sptrsv/features.hpp"
 
 #include <algorithm>
@@ -42,35 +42,21 @@ double parallel_granularity(double rows_per_level, double nnz_per_row) {
   return std::log10(std::log10(rows_per_level) / std::log10(nnz_per_row + b1) + b2);
 }
 
-TriangularFeatures compute_features(const kernels::TriangularView& t, std::int64_t pf_min_rows) {
+TriangularFeatures features_from_statistics(const kernels::RowStatistics& rows, index_t n, index_t num_levels,
+                                            const index_t* level_ptr, const std::int64_t* level_nnz,
+                                            std::int64_t pf_min_rows) {
   TriangularFeatures f;
   f.pf_min_rows = pf_min_rows;
-  const index_t n = t.n;
   if (n == 0) return f;
-  const std::int64_t nnz = t.rowptr[n];
-  const auto row_length = [&](std::int64_t i) { return static_cast<double>(t.rowptr[i + 1] - t.rowptr[i]); };
-
-  std::vector<std::int64_t> column_length(static_cast<std::size_t>(n), 0);
-  double inverse_distance_sum = 0.0;
-  std::int64_t longest_row = 0;
-  for (index_t i = 0; i < n; ++i) {
-    const index_t begin = t.rowptr[i], end = t.rowptr[i + 1];
-    longest_row = std::max<std::int64_t>(longest_row, end - begin);
-    for (index_t p = begin; p < end; ++p) ++column_length[static_cast<std::size_t>(t.colind[p])];
-    if (end - begin > 1) {  // nearest dependency: the off-diagonal next to the diagonal slot
-      const index_t nearest = t.upper ? t.colind[begin + 1] : t.colind[end - 2];
-      inverse_distance_sum += 1.0 / std::abs(static_cast<double>(i) - static_cast<double>(nearest));
-    }
-  }
-
-  const std::int64_t levels = t.num_levels;
+  const std::int64_t nnz = rows.nnz;
+  const std::int64_t levels = num_levels;
   std::int64_t fullest_level = 0, friendly_levels = 0, friendly_rows = 0;
-  for (index_t l = 0; l < t.num_levels; ++l) {
-    fullest_level = std::max(fullest_level, t.level_nnz[l]);
-    const index_t rows = t.level_ptr[l + 1] - t.level_ptr[l];
-    if (rows >= pf_min_rows) {
+  for (index_t l = 0; l < num_levels; ++l) {
+    fullest_level = std::max(fullest_level, level_nnz[l]);
+    const index_t level_rows = level_ptr[l + 1] - level_ptr[l];
+    if (level_rows >= pf_min_rows) {
       ++friendly_levels;
-      friendly_rows += rows;
+      friendly_rows += level_rows;
     }
   }
 
@@ -82,22 +68,28 @@ TriangularFeatures compute_features(const kernels::TriangularView& t, std::int64
   f.m = n;
   f.nnz = nnz;
   f.rnnz = f.alpha;
-  f.rnnz_max = longest_row;
-  f.rnnz_cov = coefficient_of_variation(n, f.rnnz, row_length);
+  f.rnnz_max = rows.longest_row;
+  f.rnnz_cov = f.rnnz == 0.0 ? 0.0 : std::sqrt(rows.row_length_squares / rows_d) / f.rnnz;
   f.lnnz = static_cast<double>(nnz) / levels_d;
   f.lnnz_max = fullest_level;
-  f.lnnz_cov = coefficient_of_variation(levels, f.lnnz, [&](std::int64_t l) { return double(t.level_nnz[l]); });
+  f.lnnz_cov = coefficient_of_variation(levels, f.lnnz, [&](std::int64_t l) { return double(level_nnz[l]); });
   f.layer_num = levels;
-  f.dep_dist = inverse_distance_sum / rows_d;
+  f.dep_dist = rows.inverse_distance_sum / rows_d;
 
   f.nl = levels;
   f.ap = f.beta;
   f.pfl = 100.0 * static_cast<double>(friendly_levels) / levels_d;
   f.pfr = 100.0 * static_cast<double>(friendly_rows) / rows_d;
-  f.mcl = *std::max_element(column_length.begin(), column_length.end());
-  f.mrl = longest_row;
+  f.mcl = rows.longest_column;
+  f.mrl = rows.longest_row;
   f.arl = f.alpha;
   return f;
+}
+
+TriangularFeatures compute_features(const kernels::TriangularView& t, std::int64_t pf_min_rows) {
+  if (t.n == 0) return features_from_statistics({}, 0, 0, nullptr, nullptr, pf_min_rows);
+  return features_from_statistics(kernels::row_statistics(t), t.n, t.num_levels, t.level_ptr, t.level_nnz,
+                                  pf_min_rows);
 }
 
 std::vector<std::pair<std::string, double>> TriangularFeatures::as_list() const {

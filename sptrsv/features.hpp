@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "codelets/sptrsv/sptrsv.hpp"
+#include "codelets/sptrsv/sptrsv_analysis.hpp"
 #include "sparse/types.hpp"
 
 namespace hetsparse::sptrsv {
@@ -54,6 +55,11 @@ struct TriangularFeatures {
 
 // Eq. (1) of YuenyeungSpTRSV with its default bases (10) and biases (0.01).
 double parallel_granularity(double rows_per_level, double nnz_per_row);
+
+// Features from the row sums (host or GPU analysis) and the level schedule; analysis_ms left 0.
+TriangularFeatures features_from_statistics(const kernels::RowStatistics& rows, index_t n, index_t num_levels,
+                                            const index_t* level_ptr, const std::int64_t* level_nnz,
+                                            std::int64_t pf_min_rows);
 
 // Features of a normalised matrix with its level schedule (t.level_* set); analysis_ms left 0.
 // O(n + nnz + levels).

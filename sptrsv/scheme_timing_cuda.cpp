@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "codelets/common/cuda_check.hpp"
+#include "sptrsv/cuda_resources.hpp"
 #include "sptrsv/prepared_scheme.hpp"
 #include "sptrsv/scheme_timing.hpp"
 
@@ -16,63 +17,9 @@ namespace hetsparse::sptrsv {
 namespace {
 
 using kernels::check_cuda;
-
-class DeviceBuffer {
- public:
-  explicit DeviceBuffer(std::size_t bytes) {
-    check_cuda(cudaMalloc(&p_, std::max<std::size_t>(bytes, 1)), "cudaMalloc in time_schemes");
-  }
-  ~DeviceBuffer() { cudaFree(p_); }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  template <class T>
-  T* as() const {
-    return static_cast<T*>(p_);
-  }
-
- private:
-  void* p_ = nullptr;
-};
-
-class Stream {
- public:
-  Stream() { check_cuda(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking), "cudaStreamCreate in time_schemes"); }
-  ~Stream() {
-    cudaStreamSynchronize(s_);
-    cudaStreamDestroy(s_);
-  }
-  Stream(const Stream&) = delete;
-  Stream& operator=(const Stream&) = delete;
-  cudaStream_t get() const { return s_; }
-
- private:
-  cudaStream_t s_ = nullptr;
-};
-
-class EventPair {
- public:
-  EventPair() {
-    check_cuda(cudaEventCreate(&start), "cudaEventCreate in time_schemes");
-    check_cuda(cudaEventCreate(&stop), "cudaEventCreate in time_schemes");
-  }
-  ~EventPair() {
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-  }
-  EventPair(const EventPair&) = delete;
-  EventPair& operator=(const EventPair&) = delete;
-  cudaEvent_t start = nullptr, stop = nullptr;
-};
-
-double relative_error(const std::vector<double>& x, const std::vector<double>& expected) {
-  double diff = 0, norm = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    if (!std::isfinite(x[i])) return std::numeric_limits<double>::infinity();
-    diff = std::max(diff, std::fabs(x[i] - expected[i]));
-    norm = std::max(norm, std::fabs(expected[i]));
-  }
-  return norm > 0 ? diff / norm : diff;
-}
+using cuda_resources::DeviceBuffer;
+using cuda_resources::EventPair;
+using cuda_resources::Stream;
 
 SchemeTiming time_one(const std::string& name, cudaStream_t stream, const kernels::TriangularView& host,
                       const kernels::TriangularDeviceView& device, const double* db, double* dx,
@@ -106,7 +53,7 @@ SchemeTiming time_one(const std::string& name, cudaStream_t stream, const kernel
       check_cuda(cudaMemcpyAsync(x.data(), dx, n * sizeof(double), cudaMemcpyDeviceToHost, stream), "copy x");
     }
     check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize (x)");
-    r.relative_error = relative_error(x, expected);
+    r.relative_error = cuda_resources::relative_error(x, expected);
     r.status = r.relative_error <= o.tolerance ? "ok" : "wrong";
   } catch (const std::exception& e) {
     r.status = "error";

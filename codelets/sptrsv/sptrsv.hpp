@@ -75,6 +75,14 @@ struct SegmentPart {
   }
 };
 
+// Which warp-level rows the analysis splits and into how many parts: rows of at least
+// min_off_diagonals off-diagonals, parts of about entries_per_part (at most kMaxParts). The
+// defaults are SegmentPart's; bench_sptrsv --fusion-sweep times others.
+struct SplitRule {
+  std::int64_t min_off_diagonals = SegmentPart::kSplitRowMin;
+  std::int64_t entries_per_part = SegmentPart::kEntriesPerPart;
+};
+
 // --- CPU kernels (sptrsv_cpu.cpp, sptrsv_cpu_levels.cpp) ---
 // Right-hand sides and solutions are column-major: column r of b starts at b + r * ldb. x may be the
 // same array as b (with ldx == ldb): every row reads its b entries before writing x.

@@ -106,6 +106,7 @@ Csr build(const std::string& name) {
   if (name == "diagonal_only") return diagonal_only(1000, rng);
   if (name == "chain_5000") return chain(5000, rng);
   if (name == "dense_lower_300") return dense_lower(300, 0.9, rng);
+  if (name == "dense_lower_1200") return dense_lower(1200, 1.0, rng);  // not in the list: split-rule tests
   if (name == "power_law_hubs") return power_law_hubs(6000, rng);
   throw std::invalid_argument("no SpTRSV test matrix named " + name);
 }

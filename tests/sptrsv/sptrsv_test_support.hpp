@@ -17,7 +17,8 @@ namespace hetsparse::test {
 // banded triangles, diagonal only, a bidiagonal chain (one row per level), a dense-ish 300 x 300
 // triangle and a power-law triangle with hub rows of more than 2000 entries.
 const std::vector<std::string>& sptrsv_matrix_names();
-// The named lower triangle, sorted rows, nonsingular; built once per process.
+// The named lower triangle, sorted rows, nonsingular; built once per process. Also
+// "dense_lower_1200" (not in the list: a full triangle for the split-rule tests).
 const Csr& sptrsv_matrix(const std::string& name);
 
 // The solver input for `lower`: for Upper, the reversal J L J (row i of the result is row n-1-i of

@@ -114,7 +114,9 @@ Csr light_heavy_light() {
 }
 
 TEST(SptrsvFeatures, FusionSegmentsFollowAlgorithm6) {
-  TriangularPattern p(light_heavy_light(), Triangle::Lower, false);
+  AnalysisOptions sixteen;  // the arithmetic below is for threshold 16
+  sixteen.fusion_threshold = 16.0;
+  TriangularPattern p(light_heavy_light(), Triangle::Lower, false, sixteen);
   std::vector<index_t> expected{0, 32};
   for (index_t k = 33; k <= 64; ++k) expected.push_back(k);
   expected.push_back(70);
@@ -122,7 +124,8 @@ TEST(SptrsvFeatures, FusionSegmentsFollowAlgorithm6) {
   EXPECT_EQ(p.segments(), expected);
   EXPECT_EQ(p.host_view().num_segments, 34);
   // Upper (reversed): solve order is rows 69..0, so the chunks are the same rows in the same order.
-  const TriangularPattern u(solver_input(light_heavy_light(), Triangle::Upper, false, 2), Triangle::Upper, false);
+  const TriangularPattern u(solver_input(light_heavy_light(), Triangle::Upper, false, 2), Triangle::Upper, false,
+                            sixteen);
   EXPECT_EQ(u.segments(), expected);
   // Level order: positions 0..37 are the light rows 0..31, 64..69 (level 0), 38..69 the heavy rows.
   // Chunk [32, 64) has 6 light and 26 heavy rows: (6 + 26 * 17) / 32 = 14 < 16, thread-level;
@@ -160,7 +163,9 @@ TEST(SptrsvFeatures, LongWarpRowsAreSplitIntoParts) {
     a.values.push_back(1.0);
     a.rowptr.push_back(static_cast<offset_t>(a.colind.size()));
   }
-  const TriangularPattern p(a, Triangle::Lower, false, {/*fusion_threshold=*/0.0});
+  AnalysisOptions every_row_warp_level;
+  every_row_warp_level.fusion_threshold = 0.0;
+  const TriangularPattern p(a, Triangle::Lower, false, every_row_warp_level);
   const kernels::TriangularView v = p.host_view();
   ASSERT_EQ(v.num_segments, n + parts(split_a) - 1 + parts(split_b) - 1);
   const index_t* codes = v.segments + v.num_segments + 1;
@@ -182,6 +187,42 @@ TEST(SptrsvFeatures, LongWarpRowsAreSplitIntoParts) {
   }
   EXPECT_EQ(split_positions, (std::vector<index_t>{split_a + 1, split_b}));
   EXPECT_EQ(slot, parts(split_a) + parts(split_b));
+}
+
+// With parts of one entry (rule 1/1) a dense 1200-row triangle asks for more partial slots than a
+// workspace has: rows are split while the slots asked for up to and including them fit, and none
+// after the first that does not (the prefix rule the GPU analysis computes by a scan).
+TEST(SptrsvFeatures, SplittingStopsWhenThePartialSlotsRunOut) {
+  using kernels::SegmentPart;
+  const Csr& a = sptrsv_matrix("dense_lower_1200");
+  const index_t n = a.rows;
+  AnalysisOptions o;
+  o.fusion_threshold = 0.0;
+  o.split_rule = {1, 1};
+  const TriangularPattern p(a, Triangle::Lower, false, o);
+  const kernels::TriangularView v = p.host_view();
+  const index_t* codes = v.segments + v.num_segments + 1;
+  std::int64_t asked = 0;
+  index_t s = 0;
+  for (index_t i = 0; i < n; ++i) {  // walk the rows and the segments side by side
+    const int parts = static_cast<int>(std::min<index_t>(SegmentPart::kMaxParts, i));
+    const bool candidate = parts >= 2;  // a row of one part stays whole
+    if (candidate) asked += parts;
+    const bool split = candidate && asked <= SegmentPart::kSlots;
+    ASSERT_EQ(codes[s] != 0, split) << "row " << i;
+    if (split) {
+      EXPECT_EQ(SegmentPart::decode(codes[s]).slot, asked - parts) << "row " << i;
+    }
+    s += split ? parts : 1;
+  }
+  EXPECT_EQ(s, v.num_segments);
+  EXPECT_GT(asked, SegmentPart::kSlots);  // else the test shows nothing
+  EXPECT_THROW(TriangularPattern(a, Triangle::Lower, false, [] {
+                 AnalysisOptions bad;
+                 bad.split_rule = {0, 1};
+                 return bad;
+               }()),
+               InvalidArgument);
 }
 
 TEST(SptrsvFeatures, UpdateValuesKeepsThePattern) {

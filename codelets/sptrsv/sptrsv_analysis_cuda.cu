@@ -1,0 +1,269 @@
+// The SpTRSV analysis on the GPU: the structural check, the sync-free level pass and the level
+// schedule (stable radix sort by level, level pointers, level-ordered copy). Fusion segments and row
+// statistics are in sptrsv_segments_cuda.cu.
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_scan.cuh>
+
+#include <cmath>
+#include <string>
+
+#include "codelets/common/cuda_check.hpp"
+#include "codelets/sptrsv/sptrsv_analysis.hpp"
+#include "codelets/sptrsv/sptrsv_device_rows.cuh"
+#include "codelets/sptrsv/sptrsv_device_scratch.cuh"
+
+namespace hetsparse::kernels {
+namespace {
+
+using namespace sptrsv_device;
+
+// One warp per row; the lowest offending row of each kind lands in its atomicMin word.
+template <bool Upper>
+__global__ void check_kernel(DeviceCsrView t, bool unit_diagonal, unsigned* first_invalid,
+                             unsigned* first_unnormalised) {
+  const std::int64_t warp = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / kWarp;
+  if (warp >= t.n) return;
+  const auto row = static_cast<index_t>(warp);
+  const index_t begin = t.rowptr[row], end = t.rowptr[row + 1];
+  bool bad = false, unsorted = false;
+  for (index_t p = begin + static_cast<index_t>(threadIdx.x % kWarp); p < end; p += kWarp) {
+    const index_t col = t.colind[p];
+    bad |= !isfinite(t.values[p]) || (Upper ? col < row : col > row);
+    unsorted |= p > begin && t.colind[p - 1] >= col;
+  }
+  bad = __any_sync(kFullMask, bad);
+  unsorted = __any_sync(kFullMask, unsorted);
+  if (threadIdx.x % kWarp != 0) return;
+  const index_t slot = Upper ? begin : end - 1;
+  // Sorted with every column on the right side: a diagonal can only sit in its slot.
+  const bool has_diagonal = end > begin && t.colind[slot] == row;
+  const auto r = static_cast<unsigned>(row);
+  if (bad || (!unsorted && !unit_diagonal && (!has_diagonal || t.values[slot] == 0.0))) {
+    atomicMin(first_invalid, r);
+  } else if (unsorted || !has_diagonal) {
+    atomicMin(first_unnormalised, r);
+  }
+}
+
+// The level pass's flag: 0 until the row's level is known, then level + 1. The flag is the data,
+// so relaxed loads and stores suffice (nothing else is published with it).
+__device__ __forceinline__ int flag_of(int* flags, index_t row) {
+  return cuda::atomic_ref<int, cuda::thread_scope_device>(flags[row]).load(cuda::memory_order_relaxed);
+}
+__device__ __forceinline__ void set_flag(int* flags, index_t row, int value) {
+  cuda::atomic_ref<int, cuda::thread_scope_device>(flags[row]).store(value, cuda::memory_order_relaxed);
+}
+
+constexpr int kLevelBatch = 8;  // flags a lane loads at once on a warp-level row
+
+// A whole row by the warp: lanes stride over the off-diagonals kLevelBatch at a time.
+template <bool Upper>
+__device__ void warp_row_level(const Rows& m, index_t row, int* flags) {
+  const index_t first = m.rowptr[row], last = m.rowptr[row + 1];
+  const index_t off_begin = Upper ? first + 1 : first, off_end = Upper ? last : last - 1;
+  int highest = 0;
+  for (index_t base = off_begin + static_cast<index_t>(threadIdx.x % kWarp); base < off_end;
+       base += static_cast<index_t>(kWarp) * kLevelBatch) {
+    int seen[kLevelBatch];
+#pragma unroll
+    for (int u = 0; u < kLevelBatch; ++u) {
+      const index_t p = base + u * static_cast<index_t>(kWarp);
+      seen[u] = p < off_end ? flag_of(flags, __ldg(m.colind + p)) : 1;
+    }
+#pragma unroll
+    for (int u = 0; u < kLevelBatch; ++u) {
+      const index_t p = base + u * static_cast<index_t>(kWarp);
+      for (Backoff backoff; seen[u] == 0; seen[u] = flag_of(flags, __ldg(m.colind + p))) backoff.wait();
+      highest = max(highest, seen[u]);
+    }
+  }
+#pragma unroll
+  for (unsigned offset = kWarp / 2; offset > 0; offset /= 2) {
+    highest = max(highest, __shfl_xor_sync(kFullMask, highest, offset));
+  }
+  if (threadIdx.x % kWarp == 0) set_flag(flags, row, highest + 1);
+}
+
+// A row by one thread, "writing first" as solve_row_thread: the walk stops at the diagonal, whose
+// own flag is still 0, or at a dependency not yet done, and checks again without blocking its warp.
+template <bool Upper>
+__device__ void thread_row_level(const Rows& m, index_t row, int* flags) {
+  const index_t first = m.rowptr[row], last = m.rowptr[row + 1];
+  constexpr index_t step = Upper ? -1 : 1;
+  index_t p = Upper ? last - 1 : first;
+  int highest = 0;
+  Backoff backoff;
+  for (;;) {
+    const index_t start = p;
+    index_t col = __ldg(m.colind + p);
+    for (int f; (f = flag_of(flags, col)) > 0; col = __ldg(m.colind + p)) {
+      highest = max(highest, f);
+      p += step;
+    }
+    if (col == row) {
+      set_flag(flags, row, highest + 1);
+      return;
+    }
+    if (p != start) backoff.reset();
+    backoff.wait();
+  }
+}
+
+// The solve's claim protocol over the natural-order fusion segments (deadlock freedom: see
+// sptrsv_device_rows.cuh). A split row is done whole by the warp of its last part.
+template <bool Upper>
+__global__ void __launch_bounds__(kBlockThreads, kMinBlocksPerSm)
+    level_kernel(Rows m, const index_t* __restrict__ segments, index_t num_segments, int* flags, unsigned* next_item) {
+  const unsigned segment = claim_item(next_item);
+  if (segment >= static_cast<unsigned>(num_segments)) return;
+  const index_t begin = __ldg(segments + segment), end = __ldg(segments + segment + 1);
+  const index_t code = __ldg(segments + num_segments + 1 + segment);
+  const auto row_at = [&](index_t position) { return Upper ? m.n - 1 - position : position; };
+  if (code != 0 || end - begin == 1) {
+    if (end > begin) warp_row_level<Upper>(m, row_at(begin), flags);
+  } else {
+    const auto lane = static_cast<index_t>(threadIdx.x % kWarp);
+    if (lane < end - begin) thread_row_level<Upper>(m, row_at(begin + lane), flags);
+  }
+}
+
+__global__ void unit_diagonal_kernel(index_t n, bool upper, const index_t* rowptr, double* values) {
+  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) values[upper ? rowptr[i] : rowptr[i + 1] - 1] = 1.0;
+}
+
+unsigned blocks_for(std::int64_t threads) {
+  return static_cast<unsigned>((threads + kBlockThreads - 1) / kBlockThreads);
+}
+
+}  // namespace
+
+DeviceCheck check_triangle_cuda(cudaStream_t stream, const DeviceCsrView& t, bool unit_diagonal) {
+  DeviceCheck result;
+  if (t.n == 0) return result;
+  device_analysis::Scratch<unsigned> words(2);
+  check_cuda(cudaMemsetAsync(words.get(), 0xff, 2 * sizeof(unsigned), stream), "cudaMemsetAsync in check_triangle_cuda");
+  const unsigned blocks = blocks_for(static_cast<std::int64_t>(t.n) * kWarp);
+  if (t.upper) {
+    check_kernel<true><<<blocks, kBlockThreads, 0, stream>>>(t, unit_diagonal, words.get(), words.get() + 1);
+  } else {
+    check_kernel<false><<<blocks, kBlockThreads, 0, stream>>>(t, unit_diagonal, words.get(), words.get() + 1);
+  }
+  check_cuda(cudaGetLastError(), "check_kernel launch in check_triangle_cuda");
+  const std::vector<unsigned> found = words.download(stream);
+  const auto row = [](unsigned w) { return w == ~0u ? index_t{-1} : static_cast<index_t>(w); };
+  result.first_invalid_row = row(found[0]);
+  result.first_unnormalised_row = row(found[1]);
+  return result;
+}
+
+void* DeviceAnalysis::allocate_bytes(std::size_t bytes) {
+  void* p = nullptr;
+  check_cuda(cudaMalloc(&p, bytes), "cudaMalloc in DeviceAnalysis");
+  allocations_.push_back(p);
+  return p;
+}
+
+DeviceAnalysis::DeviceAnalysis(cudaStream_t stream, const DeviceCsrView& input, const DeviceAnalysisOptions& options) {
+  try {
+    build(stream, input, options);
+  } catch (...) {
+    for (void* p : allocations_) cudaFree(p);
+    throw;
+  }
+}
+
+DeviceAnalysis::~DeviceAnalysis() {
+  for (void* p : allocations_) cudaFree(p);
+}
+
+void DeviceAnalysis::build(cudaStream_t stream, const DeviceCsrView& input, const DeviceAnalysisOptions& options) {
+  if (std::isnan(options.fusion_threshold) || options.fusion_threshold < 0.0 ||
+      options.split_rule.min_off_diagonals < 1 || options.split_rule.entries_per_part < 1) {
+    throw InvalidArgument("DeviceAnalysis: fusion threshold must be >= 0, the split rule's sizes >= 1");
+  }
+  const DeviceCheck check = check_triangle_cuda(stream, input, options.unit_diagonal);
+  if (check.first_invalid_row >= 0 || check.first_unnormalised_row >= 0) {
+    const bool invalid = check.first_invalid_row >= 0;
+    throw InvalidArgument("DeviceAnalysis: row " +
+                          std::to_string(invalid ? check.first_invalid_row : check.first_unnormalised_row) +
+                          (invalid ? " is not a valid row of the triangle (check_triangle_cuda)"
+                                   : " is not in normalised form: normalise it on the host (sptrsv::TriangularPattern)"));
+  }
+  const index_t n = input.n;
+  view_.n = n;
+  view_.upper = input.upper;
+  level_ptr_.assign(1, 0);
+  if (n == 0) return;
+  std::int64_t nnz = 0;
+  {
+    index_t last = 0;
+    check_cuda(cudaMemcpyAsync(&last, input.rowptr + n, sizeof(index_t), cudaMemcpyDeviceToHost, stream),
+               "cudaMemcpyAsync in DeviceAnalysis");
+    check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize in DeviceAnalysis");
+    nnz = last;
+  }
+  nnz_ = nnz;
+  const auto copy = [&](auto* to, const auto* from, std::size_t count) {
+    check_cuda(cudaMemcpyAsync(to, from, count * sizeof(*from), cudaMemcpyDeviceToDevice, stream),
+               "cudaMemcpyAsync in DeviceAnalysis");
+    return to;
+  };
+  view_.rowptr = copy(allocate<index_t>(n + 1), input.rowptr, static_cast<std::size_t>(n) + 1);
+  view_.colind = copy(allocate<index_t>(nnz), input.colind, static_cast<std::size_t>(nnz));
+  auto* values = copy(allocate<double>(nnz), input.values, static_cast<std::size_t>(nnz));
+  if (options.unit_diagonal) {
+    unit_diagonal_kernel<<<blocks_for(n), kBlockThreads, 0, stream>>>(n, input.upper, view_.rowptr, values);
+    check_cuda(cudaGetLastError(), "unit_diagonal_kernel launch in DeviceAnalysis");
+  }
+  view_.values = values;
+
+  index_t* segments = device_analysis::fusion_segments_cuda(stream, n, view_.rowptr, input.upper,
+                                                             options.fusion_threshold, options.split_rule, view_.num_segments);
+  allocations_.push_back(segments);
+  view_.segments = segments;
+
+  // Counter first, then the flags: one memset clears both.
+  int* words = allocate<int>(static_cast<std::size_t>(n) + 1);
+  check_cuda(cudaMemsetAsync(words, 0, (static_cast<std::size_t>(n) + 1) * sizeof(int), stream),
+             "cudaMemsetAsync in DeviceAnalysis");
+  row_level_plus_one_ = words + 1;
+  const Rows m{n, view_.rowptr, view_.colind, view_.values, nullptr, false};
+  const unsigned blocks = blocks_for_warps(view_.num_segments);
+  if (input.upper) {
+    level_kernel<true><<<blocks, kBlockThreads, 0, stream>>>(m, view_.segments, view_.num_segments, words + 1,
+                                                             reinterpret_cast<unsigned*>(words));
+  } else {
+    level_kernel<false><<<blocks, kBlockThreads, 0, stream>>>(m, view_.segments, view_.num_segments, words + 1,
+                                                              reinterpret_cast<unsigned*>(words));
+  }
+  check_cuda(cudaGetLastError(), "level_kernel launch in DeviceAnalysis");
+  build_level_schedule(stream, options);
+  statistics_ = device_analysis::row_statistics_cuda(stream, view_);
+}
+
+std::vector<index_t> DeviceAnalysis::download_row_levels(cudaStream_t stream) const {
+  std::vector<index_t> levels(static_cast<std::size_t>(view_.n));
+  if (view_.n == 0) return levels;
+  check_cuda(cudaMemcpyAsync(levels.data(), row_level_plus_one_, levels.size() * sizeof(index_t),
+                             cudaMemcpyDeviceToHost, stream),
+             "cudaMemcpyAsync in DeviceAnalysis::download_row_levels");
+  check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize in DeviceAnalysis::download_row_levels");
+  for (index_t& level : levels) --level;
+  return levels;
+}
+
+std::vector<index_t> DeviceAnalysis::download_level_rows(cudaStream_t stream) const {
+  return device_analysis::download(stream, view_.level_rows, static_cast<std::size_t>(view_.n));
+}
+
+std::vector<index_t> DeviceAnalysis::download_segments(cudaStream_t stream, SolveOrder order) const {
+  const bool level = order == SolveOrder::Level;
+  const index_t count = level ? view_.num_level_segments : view_.num_segments;
+  if (view_.n == 0) return {0};
+  return device_analysis::download(stream, level ? view_.level_segments : view_.segments,
+                                   2 * static_cast<std::size_t>(count) + 1);
+}
+
+}  // namespace hetsparse::kernels
