@@ -63,17 +63,18 @@ __device__ void warp_row_level(const Rows& m, index_t row, int* flags) {
   const index_t first = m.rowptr[row], last = m.rowptr[row + 1];
   const index_t off_begin = Upper ? first + 1 : first, off_end = Upper ? last : last - 1;
   int highest = 0;
-  for (index_t base = off_begin + static_cast<index_t>(threadIdx.x % kWarp); base < off_end;
-       base += static_cast<index_t>(kWarp) * kLevelBatch) {
+  // 64-bit positions: base + 32 * kLevelBatch may pass 2^31 - 1 near the end of a large matrix.
+  for (std::int64_t base = off_begin + static_cast<std::int64_t>(threadIdx.x % kWarp); base < off_end;
+       base += static_cast<std::int64_t>(kWarp) * kLevelBatch) {
     int seen[kLevelBatch];
 #pragma unroll
     for (int u = 0; u < kLevelBatch; ++u) {
-      const index_t p = base + u * static_cast<index_t>(kWarp);
+      const std::int64_t p = base + u * static_cast<std::int64_t>(kWarp);
       seen[u] = p < off_end ? flag_of(flags, __ldg(m.colind + p)) : 1;
     }
 #pragma unroll
     for (int u = 0; u < kLevelBatch; ++u) {
-      const index_t p = base + u * static_cast<index_t>(kWarp);
+      const std::int64_t p = base + u * static_cast<std::int64_t>(kWarp);
       for (Backoff backoff; seen[u] == 0; seen[u] = flag_of(flags, __ldg(m.colind + p))) backoff.wait();
       highest = max(highest, seen[u]);
     }

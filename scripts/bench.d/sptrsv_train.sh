@@ -23,7 +23,7 @@ mkdir -p "$PM"
 log="$OUTDIR/sptrsv_train.log"
 step() { echo "== $*" | tee -a "$log" >&2; timeout "$1" "${@:2}" 2>&1 | tee -a "$log" || echo "== exit $? for ${*:2}" | tee -a "$log" >&2; }
 
-want fusion && step 240 "$T" fusion --perfmodel-dir "$PM" --scales 14,16,18 --edge-factors 1,2,4,8,16,32
+want fusion && step 240 "$T" fusion --perfmodel-dir "$PM" --scales 18,20,22 --edge-factors 4,8,16
 # Mixed corpus: PDE stencils (few entries per row, many or few levels), banded, R-MAT (power-law rows),
 # with a few 2M-row ones: without them the model sent 4M-row triangles to schemes that win at 1M.
 want search && for spec in lap2d:300 lap2d:1000 lap3d:40 lap3d:100 aniso2d:500:0.01:0.5 varcoef3d:50:1e4:7 \
