@@ -89,28 +89,12 @@ AnalysisTiming time_device_analysis(const kernels::TriangularView& t, const kern
 
     DeviceBuffer db(n * sizeof(double)), dx(n * sizeof(double)), workspace(kernels::solve_workspace_bytes(t.n));
     upload(stream.get(), db, b.data(), n);
-    check_cuda(cudaMemsetAsync(dx.as<double>(), 0xFF, n * sizeof(double), stream.get()), "cudaMemsetAsync (poison x)");
     const kernels::SolveWorkspace ws = kernels::make_solve_workspace(workspace.as<void>(), t.n);
-    cuda_resources::EventPair ev;
-    std::vector<double> solve_ms;
-    for (int i = 0; i < o.warmups + std::max(o.runs, 1); ++i) {
-      check_cuda(cudaEventRecord(ev.start, stream.get()), "cudaEventRecord");
-      kernels::solve_cuda(variant, stream.get(), analysed->view(), db.as<double>(), dx.as<double>(), ws);
-      check_cuda(cudaEventRecord(ev.stop, stream.get()), "cudaEventRecord");
-      check_cuda(cudaEventSynchronize(ev.stop), "cudaEventSynchronize");
-      float f = 0;
-      check_cuda(cudaEventElapsedTime(&f, ev.start, ev.stop), "cudaEventElapsedTime");
-      if (i >= o.warmups) solve_ms.push_back(f);
-    }
-    std::sort(solve_ms.begin(), solve_ms.end());
-    r.solve_ms = solve_ms[solve_ms.size() / 2];
-    std::vector<double> x(n);
-    if (n > 0) {
-      check_cuda(cudaMemcpyAsync(x.data(), dx.as<double>(), n * sizeof(double), cudaMemcpyDeviceToHost, stream.get()),
-                 "copy x");
-    }
-    check_cuda(cudaStreamSynchronize(stream.get()), "cudaStreamSynchronize (x)");
-    r.relative_error = cuda_resources::relative_error(x, expected);
+    const SchemeTiming solve = time_prepared_scheme(variant, stream.get(), t, analysed->view(), db.as<double>(),
+                                                    dx.as<double>(), ws, expected, o, nullptr);
+    if (solve.status == "error") r.error = solve.error;
+    r.solve_ms = solve.median_ms;
+    r.relative_error = solve.relative_error;
   } catch (const std::exception& e) {
     r.error = e.what();
     cudaGetLastError();

@@ -1,5 +1,6 @@
 // RAII wrappers of the CUDA objects the direct GPU timings use (scheme_timing_cuda.cpp,
-// analysis_timing_cuda.cpp), and the error measure both report. Internal; CUDA builds only.
+// analysis_timing_cuda.cpp), the error measure both report, and the one timing of a scheme both
+// run. Internal; CUDA builds only.
 #pragma once
 #include <cuda_runtime_api.h>
 
@@ -9,6 +10,9 @@
 #include <vector>
 
 #include "codelets/common/cuda_check.hpp"
+#include "codelets/sptrsv/sptrsv.hpp"
+#include "sptrsv/powered_triangle.hpp"
+#include "sptrsv/scheme_timing.hpp"
 
 namespace hetsparse::sptrsv::cuda_resources {
 
@@ -73,3 +77,15 @@ inline double relative_error(const std::vector<double>& x, const std::vector<dou
 }
 
 }  // namespace hetsparse::sptrsv::cuda_resources
+
+namespace hetsparse::sptrsv {
+
+// One scheme on device-resident data (scheme_timing_cuda.cpp): prepared (PreparedScheme, with the
+// pow transform from `powered` when given), x NaN-poisoned, o.warmups then o.runs solves between
+// CUDA events, x checked against `expected`. Failures land in the result, not thrown.
+SchemeTiming time_prepared_scheme(const std::string& name, cudaStream_t stream, const kernels::TriangularView& host,
+                                  const kernels::TriangularDeviceView& device, const double* db, double* dx,
+                                  const kernels::SolveWorkspace& ws, const std::vector<double>& expected,
+                                  const SchemeTimingOptions& o, PoweredCache* powered);
+
+}  // namespace hetsparse::sptrsv

@@ -21,15 +21,17 @@ using cuda_resources::DeviceBuffer;
 using cuda_resources::EventPair;
 using cuda_resources::Stream;
 
-SchemeTiming time_one(const std::string& name, cudaStream_t stream, const kernels::TriangularView& host,
-                      const kernels::TriangularDeviceView& device, const double* db, double* dx,
-                      const kernels::SolveWorkspace& ws, const std::vector<double>& expected,
-                      const SchemeTimingOptions& o, PoweredCache& powered) {
+}  // namespace
+
+SchemeTiming time_prepared_scheme(const std::string& name, cudaStream_t stream, const kernels::TriangularView& host,
+                                  const kernels::TriangularDeviceView& device, const double* db, double* dx,
+                                  const kernels::SolveWorkspace& ws, const std::vector<double>& expected,
+                                  const SchemeTimingOptions& o, PoweredCache* powered) {
   SchemeTiming r;
   r.scheme = name;
   const std::size_t n = expected.size();
   try {
-    const PreparedScheme prepared(stream, host, device, name, &powered);
+    const PreparedScheme prepared(stream, host, device, name, powered);
     r.preprocess_ms = prepared.preprocess_seconds() * 1e3;
     check_cuda(cudaMemsetAsync(dx, 0xFF, n * sizeof(double), stream), "cudaMemsetAsync (poison x)");
     for (int i = 0; i < o.warmups; ++i) prepared.solve(stream, db, dx, ws);
@@ -64,8 +66,6 @@ SchemeTiming time_one(const std::string& name, cudaStream_t stream, const kernel
   }
   return r;
 }
-
-}  // namespace
 
 std::string cuda_device_name() {
   int count = 0;
@@ -109,8 +109,8 @@ SchemeTimings time_schemes(const kernels::TriangularView& t, const std::vector<d
       out.schemes.push_back({name, "skipped", "time budget of " + std::to_string(o.budget_seconds) + " s spent"});
       continue;
     }
-    out.schemes.push_back(time_one(name, stream.get(), t, matrix.view(), db.as<double>(), dx.as<double>(), ws,
-                                   expected, o, powered));
+    out.schemes.push_back(time_prepared_scheme(name, stream.get(), t, matrix.view(), db.as<double>(), dx.as<double>(), ws,
+                                   expected, o, &powered));
   }
   check_cuda(cudaStreamSynchronize(stream.get()), "cudaStreamSynchronize (end)");
   out.seconds = elapsed();

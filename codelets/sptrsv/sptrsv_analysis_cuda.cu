@@ -47,10 +47,7 @@ __global__ void check_kernel(DeviceCsrView t, bool unit_diagonal, unsigned* firs
 }
 
 // The level pass's flag: 0 until the row's level is known, then level + 1. The flag is the data,
-// so relaxed loads and stores suffice (nothing else is published with it).
-__device__ __forceinline__ int flag_of(int* flags, index_t row) {
-  return cuda::atomic_ref<int, cuda::thread_scope_device>(flags[row]).load(cuda::memory_order_relaxed);
-}
+// so relaxed loads (flag_relaxed) and stores suffice (nothing else is published with it).
 __device__ __forceinline__ void set_flag(int* flags, index_t row, int value) {
   cuda::atomic_ref<int, cuda::thread_scope_device>(flags[row]).store(value, cuda::memory_order_relaxed);
 }
@@ -70,12 +67,12 @@ __device__ void warp_row_level(const Rows& m, index_t row, int* flags) {
 #pragma unroll
     for (int u = 0; u < kLevelBatch; ++u) {
       const std::int64_t p = base + u * static_cast<std::int64_t>(kWarp);
-      seen[u] = p < off_end ? flag_of(flags, __ldg(m.colind + p)) : 1;
+      seen[u] = p < off_end ? flag_relaxed(flags, __ldg(m.colind + p)) : 1;
     }
 #pragma unroll
     for (int u = 0; u < kLevelBatch; ++u) {
       const std::int64_t p = base + u * static_cast<std::int64_t>(kWarp);
-      for (Backoff backoff; seen[u] == 0; seen[u] = flag_of(flags, __ldg(m.colind + p))) backoff.wait();
+      for (Backoff backoff; seen[u] == 0; seen[u] = flag_relaxed(flags, __ldg(m.colind + p))) backoff.wait();
       highest = max(highest, seen[u]);
     }
   }
@@ -86,29 +83,17 @@ __device__ void warp_row_level(const Rows& m, index_t row, int* flags) {
   if (threadIdx.x % kWarp == 0) set_flag(flags, row, highest + 1);
 }
 
-// A row by one thread, "writing first" as solve_row_thread: the walk stops at the diagonal, whose
-// own flag is still 0, or at a dependency not yet done, and checks again without blocking its warp.
+// A row by one thread, writing first as solve_row_thread (walk_writing_first): the highest flag of
+// its dependencies, taken while they are set.
 template <bool Upper>
 __device__ void thread_row_level(const Rows& m, index_t row, int* flags) {
-  const index_t first = m.rowptr[row], last = m.rowptr[row + 1];
-  constexpr index_t step = Upper ? -1 : 1;
-  index_t p = Upper ? last - 1 : first;
   int highest = 0;
-  Backoff backoff;
-  for (;;) {
-    const index_t start = p;
-    index_t col = __ldg(m.colind + p);
-    for (int f; (f = flag_of(flags, col)) > 0; col = __ldg(m.colind + p)) {
-      highest = max(highest, f);
-      p += step;
-    }
-    if (col == row) {
-      set_flag(flags, row, highest + 1);
-      return;
-    }
-    if (p != start) backoff.reset();
-    backoff.wait();
-  }
+  walk_writing_first<Upper>(m, row, m.rowptr[row], m.rowptr[row + 1], [&](index_t col, index_t) {
+    const int f = flag_relaxed(flags, col);
+    highest = max(highest, f);
+    return f > 0;
+  });
+  set_flag(flags, row, highest + 1);
 }
 
 // The solve's claim protocol over the natural-order fusion segments (deadlock freedom: see

@@ -19,6 +19,19 @@ inline bool cuda_device_available() {
   return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
 }
 
+// count elements of any device array (a view's, or DeviceArray's) after the stream's work so far;
+// waits for the stream, so the kernels enqueued before are finished and their errors surface.
+template <typename T>
+std::vector<T> download_device(cudaStream_t stream, const T* device, std::size_t count) {
+  std::vector<T> host(count);
+  if (count > 0) {
+    kernels::check_cuda(cudaMemcpyAsync(host.data(), device, count * sizeof(T), cudaMemcpyDeviceToHost, stream),
+                        "cudaMemcpyAsync in download_device");
+  }
+  kernels::check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize in download_device");
+  return host;
+}
+
 // A device copy of a host vector. Transfers are ordered on the stream given to each call.
 template <typename T>
 class DeviceArray {
@@ -46,15 +59,7 @@ class DeviceArray {
     }
   }
   // Waits for the stream, so the kernels enqueued before are finished and their errors surface.
-  std::vector<T> download(cudaStream_t stream) const {
-    std::vector<T> host(count_);
-    if (count_ > 0) {
-      kernels::check_cuda(cudaMemcpyAsync(host.data(), ptr_, count_ * sizeof(T), cudaMemcpyDeviceToHost, stream),
-                          "cudaMemcpyAsync download in DeviceArray");
-    }
-    kernels::check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize in DeviceArray::download");
-    return host;
-  }
+  std::vector<T> download(cudaStream_t stream) const { return download_device(stream, ptr_, count_); }
   // All bytes 0xFF: every double becomes a NaN and every int -1, values no kernel may leave behind.
   void poison(cudaStream_t stream) {
     if (count_ > 0) {

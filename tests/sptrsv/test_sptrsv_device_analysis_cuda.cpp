@@ -58,17 +58,6 @@ kernels::DeviceAnalysisOptions options(bool unit_diagonal, double threshold) {
   return o;
 }
 
-template <typename T>
-std::vector<T> download(cudaStream_t stream, const T* device, std::size_t count) {
-  std::vector<T> host(count);
-  if (count > 0) {
-    kernels::check_cuda(cudaMemcpyAsync(host.data(), device, count * sizeof(T), cudaMemcpyDeviceToHost, stream),
-                        "cudaMemcpyAsync in test");
-    kernels::check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize in test");
-  }
-  return host;
-}
-
 void expect_same_features(const sptrsv::TriangularFeatures& host, const sptrsv::TriangularFeatures& device) {
   const auto a = host.as_list(), b = device.as_list();
   ASSERT_EQ(a.size(), b.size());
@@ -92,15 +81,15 @@ TEST_F(DeviceAnalysisTest, MatchesHostAnalysisOnEveryTriangle) {
       const kernels::TriangularDeviceView v = device.view();
       const auto n = static_cast<std::size_t>(host.rows()), nnz = static_cast<std::size_t>(host.nnz());
 
-      EXPECT_EQ(download(stream_, v.values, nnz), host.values());
+      EXPECT_EQ(download_device(stream_, v.values, nnz), host.values());
       EXPECT_EQ(device.download_row_levels(stream_), host.row_level());
       EXPECT_EQ(device.level_ptr(), host.level_ptr());
       EXPECT_EQ(device.level_nnz(), host.level_nnz());
       EXPECT_EQ(device.download_level_rows(stream_), host.level_rows());
       const kernels::TriangularView h = host.host_view();
-      EXPECT_EQ(download(stream_, v.level_rowptr, n + 1), std::vector<index_t>(h.level_rowptr, h.level_rowptr + n + 1));
-      EXPECT_EQ(download(stream_, v.level_colind, nnz), std::vector<index_t>(h.level_colind, h.level_colind + nnz));
-      EXPECT_EQ(download(stream_, v.level_values, nnz), std::vector<double>(h.level_values, h.level_values + nnz));
+      EXPECT_EQ(download_device(stream_, v.level_rowptr, n + 1), std::vector<index_t>(h.level_rowptr, h.level_rowptr + n + 1));
+      EXPECT_EQ(download_device(stream_, v.level_colind, nnz), std::vector<index_t>(h.level_colind, h.level_colind + nnz));
+      EXPECT_EQ(download_device(stream_, v.level_values, nnz), std::vector<double>(h.level_values, h.level_values + nnz));
       EXPECT_EQ(device.download_segments(stream_, SolveOrder::Natural), host.segments());
       EXPECT_EQ(device.download_segments(stream_, SolveOrder::Level), host.level_segments());
       expect_same_features(
