@@ -34,16 +34,37 @@ cli::Json report_device_analysis(const sptrsv::TriangularPattern& pattern, const
       sptrsv::time_device_analysis(pattern.host_view(), options, true, b, expected, variant, timing);
   const double in_solves = a.solve_ms > 0 ? a.median_ms / a.solve_ms : 0.0;
   cli::Json j;
-  j.set("variant", variant).set("upload_ms", a.upload_ms).set("median_ms", a.median_ms).set("min_ms", a.min_ms)
-      .set("matches_host", a.matches_host).set("solve_ms", a.solve_ms).set("relative_error", a.relative_error)
+  j.set("variant", variant)
+      .set("upload_ms", a.upload_ms)
+      .set("median_ms", a.median_ms)
+      .set("min_ms", a.min_ms)
+      .set("matches_host", a.matches_host)
+      .set("solve_ms", a.solve_ms)
+      .set("relative_error", a.relative_error)
       .set("in_solves", in_solves);
+  const kernels::DeviceAnalysisPhases& p = a.phases;
+  cli::Json phases;
+  phases.set("check", p.check)
+      .set("copy", p.copy)
+      .set("segments", p.segments)
+      .set("levels", p.levels)
+      .set("schedule", p.schedule)
+      .set("level_copy", p.level_copy)
+      .set("level_segments", p.level_segments)
+      .set("statistics", p.statistics);
+  j.set("phases_ms", phases);
   if (!a.error.empty()) j.set("error", a.error);
   if (!a.mismatch.empty()) j.set("mismatch", a.mismatch);
+  std::fprintf(
+      stderr,
+      "  GPU analysis: %.2f ms (min %.2f, upload %.2f ms apart) = %.1f solves of %s (%.4f ms, rel.err %.1e)%s%s\n",
+      a.median_ms, a.min_ms, a.upload_ms, in_solves, variant.c_str(), a.solve_ms, a.relative_error,
+      a.matches_host ? ", same as the host analysis" : ", DIFFERS: ",
+      a.matches_host ? "" : (a.error.empty() ? a.mismatch : a.error).c_str());
   std::fprintf(stderr,
-               "  GPU analysis: %.2f ms (min %.2f, upload %.2f ms apart) = %.1f solves of %s (%.4f ms, rel.err %.1e)%s%s\n",
-               a.median_ms, a.min_ms, a.upload_ms, in_solves, variant.c_str(), a.solve_ms, a.relative_error,
-               a.matches_host ? ", same as the host analysis" : ", DIFFERS: ",
-               a.matches_host ? "" : (a.error.empty() ? a.mismatch : a.error).c_str());
+               "    by step (stream drained after each): check %.2f, copy %.2f, segments %.2f, level pass %.2f, "
+               "schedule %.2f, level copy %.2f, level segments %.2f, statistics %.2f ms\n",
+               p.check, p.copy, p.segments, p.levels, p.schedule, p.level_copy, p.level_segments, p.statistics);
   return j;
 }
 
@@ -64,12 +85,11 @@ cli::Json fusion_sweep(const sptrsv::TriangularPattern& pattern, const std::vect
         const sptrsv::AnalysisTiming a =
             sptrsv::time_device_analysis(pattern.host_view(), options, false, b, expected, variant, timing);
         const bool ok = a.error.empty() && a.relative_error <= timing.tolerance;
-        const std::string split = rule.min_off_diagonals == kNever
-                                      ? "none"
-                                      : std::to_string(rule.min_off_diagonals) + "/" +
-                                            std::to_string(rule.entries_per_part);
-        const std::string key = std::string(variant) + " t=" + std::to_string(static_cast<int>(threshold)) +
-                                " split=" + split;
+        const std::string split = rule.min_off_diagonals == kNever ? "none"
+                                                                   : std::to_string(rule.min_off_diagonals) + "/" +
+                                                                         std::to_string(rule.entries_per_part);
+        const std::string key =
+            std::string(variant) + " t=" + std::to_string(static_cast<int>(threshold)) + " split=" + split;
         sweep.set(key, ok ? a.solve_ms : -1.0);
         char cell[32];
         std::snprintf(cell, sizeof cell, " %9.4f", ok ? a.solve_ms : -1.0);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include "hetsparse/error.hpp"
 #include "runtime/runtime.hpp"
@@ -15,20 +16,28 @@ namespace {
 
 starpu_data_access_mode to_starpu(Access a) {
   switch (a) {
-    case Access::Read: return STARPU_R;
-    case Access::Write: return STARPU_W;
-    case Access::ReadWrite: return STARPU_RW;
-    case Access::Scratch: return STARPU_SCRATCH;
-    case Access::Commute: return static_cast<starpu_data_access_mode>(STARPU_RW | STARPU_COMMUTE);
+    case Access::Read:
+      return STARPU_R;
+    case Access::Write:
+      return STARPU_W;
+    case Access::ReadWrite:
+      return STARPU_RW;
+    case Access::Scratch:
+      return STARPU_SCRATCH;
+    case Access::Commute:
+      return static_cast<starpu_data_access_mode>(STARPU_RW | STARPU_COMMUTE);
   }
   throw InvalidArgument("unknown access mode");
 }
 
 int32_t to_starpu(Where w) {
   switch (w) {
-    case Where::Any: return -1;  // the codelet's own set of devices
-    case Where::Cpu: return STARPU_CPU;
-    case Where::Cuda: return STARPU_CUDA;
+    case Where::Any:
+      return -1;  // the codelet's own set of devices
+    case Where::Cpu:
+      return STARPU_CPU;
+    case Where::Cuda:
+      return STARPU_CUDA;
   }
   throw InvalidArgument("unknown device restriction");
 }
@@ -74,10 +83,30 @@ void Runtime::Impl::pin_range(Entry& e, void* p, std::size_t bytes) {
   }
 }
 
+namespace {
+
+// The memory node of the CUDA workers that drive `device`; InvalidArgument when none does.
+int cuda_memory_node(int device) {
+  for (unsigned w = 0; w < starpu_worker_get_count(); ++w) {
+    if (starpu_worker_get_type(static_cast<int>(w)) == STARPU_CUDA_WORKER &&
+        starpu_worker_get_devid(static_cast<int>(w)) == device) {
+      return static_cast<int>(starpu_worker_get_memory_node(w));
+    }
+  }
+  throw InvalidArgument("register_vector: no StarPU CUDA worker drives CUDA device " + std::to_string(device) +
+                        " (STARPU_NCUDA, --device cpu?)");
+}
+
+}  // namespace
+
 HandleId Runtime::register_vector(const VectorDesc& d) {
   Impl::Entry e;
-  starpu_vector_data_register(&e.handle, STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(d.ptr), d.n, d.elem_size);
-  if (pin_ && !impl_->inside_pinned_range(d.ptr, d.n * d.elem_size)) Impl::pin_range(e, d.ptr, d.n * d.elem_size);
+  const bool on_gpu = d.cuda_device >= 0;
+  const int node = on_gpu ? cuda_memory_node(d.cuda_device) : STARPU_MAIN_RAM;
+  starpu_vector_data_register(&e.handle, node, reinterpret_cast<uintptr_t>(d.ptr), d.n, d.elem_size);
+  if (!on_gpu && pin_ && !impl_->inside_pinned_range(d.ptr, d.n * d.elem_size)) {
+    Impl::pin_range(e, d.ptr, d.n * d.elem_size);
+  }
   std::lock_guard<std::mutex> lock(impl_->mutex);
   impl_->handles.push_back(e);
   return impl_->handles.size() - 1;
@@ -86,8 +115,8 @@ HandleId Runtime::register_vector(const VectorDesc& d) {
 HandleId Runtime::register_matrix(const MatrixDesc& d) {
   if (d.ld < d.rows) throw InvalidArgument("register_matrix: leading dimension smaller than the row count");
   Impl::Entry e;
-  starpu_matrix_data_register(&e.handle, STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(d.ptr), d.ld, d.rows,
-                              d.cols, sizeof(double));
+  starpu_matrix_data_register(&e.handle, STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(d.ptr), d.ld, d.rows, d.cols,
+                              sizeof(double));
   const std::size_t bytes = d.cols > 0 ? (d.ld * (d.cols - 1) + d.rows) * sizeof(double) : 0;
   if (pin_ && !impl_->inside_pinned_range(d.ptr, bytes)) Impl::pin_range(e, d.ptr, bytes);
   std::lock_guard<std::mutex> lock(impl_->mutex);
@@ -97,8 +126,8 @@ HandleId Runtime::register_matrix(const MatrixDesc& d) {
 
 HandleId Runtime::register_csr(const CsrDesc& d) {
   Impl::Entry e;
-  starpu_csr_data_register(&e.handle, STARPU_MAIN_RAM, d.nnz, d.rows, reinterpret_cast<uintptr_t>(d.values),
-                           d.colind, d.rowptr, 0, sizeof(double));
+  starpu_csr_data_register(&e.handle, STARPU_MAIN_RAM, d.nnz, d.rows, reinterpret_cast<uintptr_t>(d.values), d.colind,
+                           d.rowptr, 0, sizeof(double));
   // Pin the largest array (values); StarPU copies colind/rowptr synchronously otherwise, which is fine.
   if (pin_) Impl::pin_range(e, d.values, std::size_t(d.nnz) * sizeof(double));
   std::lock_guard<std::mutex> lock(impl_->mutex);

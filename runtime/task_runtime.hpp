@@ -77,6 +77,9 @@ struct VectorDesc {
   void* ptr;
   std::size_t n;
   std::size_t elem_size = sizeof(double);
+  // >= 0: ptr is memory of this CUDA device, which becomes the data's home (the StarPU runtime
+  // copies it to wherever a task runs; InvalidArgument when no CUDA worker drives the device).
+  int cuda_device = -1;
 };
 struct MatrixDesc {  // column-major doubles
   double* ptr;

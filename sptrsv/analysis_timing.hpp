@@ -18,6 +18,7 @@ struct AnalysisTiming {
   double upload_ms = 0;        // the normalised CSR, host to device (not part of the analysis)
   double median_ms = 0, min_ms = 0;  // wall time of DeviceAnalysis, input already on the device
   int runs = 0;
+  kernels::DeviceAnalysisPhases phases;  // of one more run, timed step by step
   bool matches_host = false;   // level pointers, level entries and both segmentations equal the host's
   std::string mismatch;        // the first difference, when not
   std::string variant;         // the solve from the GPU analysis's view

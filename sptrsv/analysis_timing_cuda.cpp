@@ -47,9 +47,9 @@ std::string compare(cudaStream_t stream, const kernels::DeviceAnalysis& a, const
 }  // namespace
 
 AnalysisTiming time_device_analysis(const kernels::TriangularView& t, const kernels::DeviceAnalysisOptions& analysis,
-                                    bool compare_with_host,
-                                    const std::vector<double>& b, const std::vector<double>& expected,
-                                    const std::string& variant, const SchemeTimingOptions& o) {
+                                    bool compare_with_host, const std::vector<double>& b,
+                                    const std::vector<double>& expected, const std::string& variant,
+                                    const SchemeTimingOptions& o) {
   AnalysisTiming r;
   r.variant = variant;
   if (cuda_device_name().empty()) {
@@ -82,6 +82,10 @@ AnalysisTiming time_device_analysis(const kernels::TriangularView& t, const kern
     r.runs = static_cast<int>(ms.size());
     r.median_ms = ms[ms.size() / 2];
     r.min_ms = ms.front();
+    analysed.reset();
+    options.time_phases = true;
+    analysed = std::make_unique<kernels::DeviceAnalysis>(stream.get(), input, options);
+    r.phases = analysed->phases();
     if (compare_with_host) {
       r.mismatch = compare(stream.get(), *analysed, t);
       r.matches_host = r.mismatch.empty();

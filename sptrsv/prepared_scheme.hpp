@@ -40,6 +40,8 @@ std::vector<std::string> plain_variant_names();
 constexpr std::int64_t kPoweredMinLevels = 64;
 constexpr std::int64_t kPoweredMaxRow = 64;
 std::vector<std::string> candidate_schemes(const TriangularPattern& p);
+// The same without the powered schemes (which need the host pattern to qualify), from the sizes only.
+std::vector<std::string> unpowered_candidates(index_t n, std::int64_t nnz, index_t levels);
 // The powered part of that space alone (empty when the matrix does not qualify, or without CUDA).
 std::vector<std::string> powered_candidates(const TriangularPattern& p);
 

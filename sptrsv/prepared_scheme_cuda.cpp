@@ -40,7 +40,8 @@ SchemeKind check_scheme(const std::string& scheme) {
   if (std::find(variants.begin(), variants.end(), scheme) != variants.end()) return SchemeKind::Variant;
   std::string known;
   for (const std::string& v : variants) known += v + ", ";
-  throw InvalidArgument("unknown SpTRSV scheme '" + scheme + "' (known: auto, " + known + "cusparse, ag:key=val,..., powK:BASE)");
+  throw InvalidArgument("unknown SpTRSV scheme '" + scheme + "' (known: auto, " + known +
+                        "cusparse, ag:key=val,..., powK:BASE)");
 }
 
 std::vector<std::string> plain_variant_names() { return kernels::gpu_variants(); }
@@ -54,14 +55,21 @@ std::vector<std::string> powered_candidates(const TriangularPattern& p) {
   return out;
 }
 
-std::vector<std::string> candidate_schemes(const TriangularPattern& p) {
+std::vector<std::string> unpowered_candidates(index_t n, std::int64_t nnz, index_t levels) {
   std::vector<std::string> out = kernels::gpu_variants();
   out.emplace_back("cusparse");
-  for (std::string& s : powered_candidates(p)) out.push_back(std::move(s));
-  const double mean_row = p.rows() > 0 ? double(p.nnz()) / double(p.rows()) : 0.0;
-  for (const kernels::AgScheme& s : kernels::ag_search_space(p.rows(), p.nnz(), p.num_levels(), mean_row)) {
+  const double mean_row = n > 0 ? double(nnz) / double(n) : 0.0;
+  for (const kernels::AgScheme& s : kernels::ag_search_space(n, nnz, levels, mean_row)) {
     out.push_back(kernels::to_string(s));
   }
+  return out;
+}
+
+std::vector<std::string> candidate_schemes(const TriangularPattern& p) {
+  std::vector<std::string> out = unpowered_candidates(p.rows(), p.nnz(), p.num_levels());
+  const auto plain_and_cusparse = static_cast<std::ptrdiff_t>(kernels::gpu_variants().size() + 1);
+  std::vector<std::string> powered = powered_candidates(p);
+  out.insert(out.begin() + plain_and_cusparse, powered.begin(), powered.end());  // the order candidate_schemes had
   return out;
 }
 

@@ -54,7 +54,56 @@ void search(const TriangularPattern& p, const SelectionOptions& o, const Selecti
   }
 }
 
+// The model's usable pick into s (true), else why not into s.note.
+bool model_pick(const std::optional<SchemeModel>& model, const TriangularFeatures& f,
+                const std::vector<std::string>& candidates, const SelectionStore& store, Selection& s) {
+  std::string predicted;
+  if (model) {
+    predicted = model->predict(f, candidates);
+    // A model trained on other AG schemes than this matrix's space: any scheme it knows will do.
+    if (predicted.empty()) predicted = model->predict(f);
+  }
+  std::string unusable;
+  if (!predicted.empty()) {
+    try {
+      check_scheme(predicted);
+      s.scheme = predicted;
+      s.how = "model";
+      return true;
+    } catch (const InvalidArgument& e) {
+      unusable = e.what();  // a model from another build's scheme set
+    }
+  }
+  s.note = !model             ? "no trained model for " + s.gpu + " (looked for " + store.model_path() + ")"
+           : unusable.empty() ? "the model knows no scheme"
+                              : "the model's pick is unusable here (" + unusable + ")";
+  return false;
+}
+
 }  // namespace
+
+Selection select_scheme_by_model(const TriangularFeatures& f, const std::vector<std::string>& candidates,
+                                 const SelectionOptions& o) {
+  const auto t0 = std::chrono::steady_clock::now();
+  Selection s;
+  s.gpu = cuda_device_name();
+  if (!s.gpu.empty() && !candidates.empty()) {
+    const SelectionStore store(resolve_perfmodel_dir(o.perfmodel_dir), s.gpu);
+    std::optional<SchemeModel> model;
+    if (const std::optional<std::string> file = find_model_file(store)) model = SchemeModel::load(*file);
+    if (model_pick(model, f, candidates, store, s)) {
+      s.seconds = since(t0);
+      return s;
+    }
+    s.note += "; fixed heuristic (a search needs the host pattern: SelectMode::Search)";
+  } else {
+    s.note = "no GPU to predict for";
+  }
+  s.scheme = heuristic_scheme(f);
+  s.how = "heuristic";
+  s.seconds = since(t0);
+  return s;
+}
 
 SelectMode parse_select_mode(const std::string& s) {
   if (s.empty() || s == "default") return SelectMode::Default;
@@ -94,27 +143,11 @@ Selection select_scheme(const TriangularPattern& p, const SelectionOptions& o) {
   std::optional<SchemeModel> model;
   if (model_file) model = SchemeModel::load(*model_file);
   if (mode == SelectMode::Model) {
-    std::string predicted;
-    if (model) {
-      predicted = model->predict(p.features(), candidates);
-      // A model trained on other AG schemes than this matrix's space: any scheme it knows will do.
-      if (predicted.empty()) predicted = model->predict(p.features());
+    if (model_pick(model, p.features(), candidates, store, s)) {
+      s.seconds = since(t0);
+      return s;
     }
-    std::string unusable;
-    if (!predicted.empty()) {
-      try {
-        check_scheme(predicted);
-        s.scheme = predicted;
-        s.how = "model";
-        s.seconds = since(t0);
-        return s;
-      } catch (const InvalidArgument& e) {
-        unusable = e.what();  // a model from another build's scheme set
-      }
-    }
-    s.note = !model          ? "no trained model for " + s.gpu + " (looked for " + store.model_path() + "); searched"
-             : unusable.empty() ? "the model knows no scheme; searched"
-                                : "the model's pick is unusable here (" + unusable + "); searched";
+    s.note += "; searched";
   }
   search(p, o, store, candidates, s);
   if (model && s.how == "search") {

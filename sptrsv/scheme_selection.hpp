@@ -50,6 +50,11 @@ std::string heuristic_scheme(const TriangularFeatures& f);
 
 Selection select_scheme(const TriangularPattern& p, const SelectionOptions& options);
 
+// Model mode without a host pattern (TriangularSolver::analyze_device): the trained model's pick
+// among `candidates`, else the fixed heuristic (how = "heuristic", note says why). No search.
+Selection select_scheme_by_model(const TriangularFeatures& f, const std::vector<std::string>& candidates,
+                                 const SelectionOptions& options);
+
 // The fastest "ok" entry, or nullptr.
 const SchemeTiming* fastest(const SchemeTimings& t);
 

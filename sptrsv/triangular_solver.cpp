@@ -2,6 +2,7 @@
 #include "sptrsv/triangular_solver.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include "codelets/sptrsv/sptrsv_codelet.hpp"
@@ -34,78 +35,75 @@ TriangularSolver::TriangularSolver(rt::TaskRuntime& runtime) : rt_(runtime) {}
 
 TriangularSolver::~TriangularSolver() = default;
 
-void TriangularSolver::analyze(const Csr& T, Triangle tri, bool unit_diagonal, const TriangularSolveOptions& options) {
-  const std::vector<std::string> variants = codelets::sptrsv_cuda_variants();
-  if (variants.empty()) {
-    if (options.device == rt::Where::Cuda) {
-      throw InvalidArgument("TriangularSolver: device gpu asked for, but this build has no CUDA");
-    }
-    if (options.variant != "auto") {
-      throw InvalidArgument("TriangularSolver: scheme '" + options.variant + "' asked for, but this build has no CUDA");
-    }
-  } else if (options.variant != "auto") {
-    check_scheme(options.variant);  // InvalidArgument naming it
-  }
-  const bool gpu = !variants.empty() && options.device != rt::Where::Cpu;
-  if (options.cpu_min_entries < 0 || options.cpu_chunks < 0)
-    throw InvalidArgument("TriangularSolver: cpu_min_entries and cpu_chunks must not be negative");
-
-  AnalysisOptions analysis = options.analysis;
-  if (gpu && options.calibrated_fusion_threshold) {
-    const std::string name = cuda_device_name();
-    if (!name.empty()) {
-      const SelectionStore store(resolve_perfmodel_dir(options.perfmodel_dir), name);
-      if (const std::optional<double> t = store.fusion_threshold()) analysis.fusion_threshold = *t;
-    }
-  }
-  std::unique_ptr<TriangularPattern> pattern;
-  {
-    rt::PausedWorkers paused(rt_);  // host-only work: the workers' polling would slow it down
-    pattern = std::make_unique<TriangularPattern>(T, tri, unit_diagonal, analysis);
-  }
+void TriangularSolver::release_matrix() {
   level_tasks_.reset();
   handles_.reset();  // unregisters the previous matrix, if any
   worker_schemes_.reset();
-  pattern_ = std::move(pattern);
-  device_ = options.device;
-  cpu_mode_ = options.cpu_mode;
-  cpu_min_entries_ = options.cpu_min_entries;
-  cpu_chunks_ = options.cpu_chunks;
-  cpu_fork_join_ = options.cpu_fork_join;
-  gpu_ = gpu;
-  selection_ = Selection{};
-  variant_index_ = -1;
-  if (!gpu) {
-    variant_ = cpu_mode_ == CpuMode::Serial ? "cpu_serial"
-               : cpu_mode_ == CpuMode::ParallelTask ? "cpu_parallel_task" : "cpu_level_tasks";
-  } else {
-    if (options.variant == "auto") {
-      SelectionOptions so;
-      so.mode = options.select;
-      so.perfmodel_dir = options.perfmodel_dir;
-      so.matrix_name = options.matrix_name;
-      selection_ = select_scheme(*pattern_, so);
-      variant_ = selection_.scheme;
-    } else {
-      variant_ = options.variant;
-    }
-    if (check_scheme(variant_) == SchemeKind::Variant) {
-      variant_index_ = static_cast<int>(std::find(variants.begin(), variants.end(), variant_) - variants.begin());
-    } else {
-      worker_schemes_ = std::make_unique<WorkerSchemes>(*pattern_, variant_);
-    }
+}
+
+TriangularSolver::Shape TriangularSolver::shape() const {
+  Shape sh;
+  if (device_) {
+    const kernels::TriangularDeviceView& v = device_->view;
+    sh.n = v.n;
+    sh.upper = v.upper;
+    sh.nnz = device_->nnz;
+    sh.num_levels = v.num_levels;
+    sh.num_segments = v.num_segments;
+    sh.num_level_segments = v.num_level_segments;
+    sh.level_ptr = v.host_level_ptr;
+    sh.level_nnz = v.host_level_nnz;
+    sh.level_copy = v.level_values != nullptr;
+    return sh;
   }
-  register_matrix();
+  const TriangularPattern& p = *pattern_;
+  const kernels::TriangularView v = p.host_view();
+  sh.n = p.rows();
+  sh.upper = p.triangle() == Triangle::Upper;
+  sh.nnz = p.nnz();
+  sh.num_levels = p.num_levels();
+  sh.num_segments = v.num_segments;
+  sh.num_level_segments = v.num_level_segments;
+  sh.level_ptr = p.level_ptr().data();
+  sh.level_nnz = p.level_nnz().data();
+  sh.level_copy = p.has_level_ordered_copy();
+  return sh;
 }
 
 void TriangularSolver::register_matrix() {
   auto h = std::make_unique<Handles>();
+  const bool segments = variant_index_ >= 0, levels = variant_index_ >= 0 || cpu_levels();
+  if (device_) {
+    const kernels::TriangularDeviceView& v = device_->view;
+    const auto n = static_cast<std::size_t>(v.n), nnz = static_cast<std::size_t>(device_->nnz);
+    const auto on_gpu = [&](const auto* p, std::size_t count) {
+      return rt::DataHandle(rt_, rt_.register_vector({const_cast<void*>(static_cast<const void*>(p)), count, sizeof(*p),
+                                                      device_->device}));
+    };
+    if (n > 0) {
+      h->rowptr = on_gpu(v.rowptr, n + 1);
+      h->colind = on_gpu(v.colind, nnz);
+      h->values = on_gpu(v.values, nnz);
+      if (levels) h->level_rows = on_gpu(v.level_rows, n);
+      if (segments) {
+        h->segments = on_gpu(v.segments, 2 * static_cast<std::size_t>(v.num_segments) + 1);
+        h->level_segments = on_gpu(v.level_segments, 2 * static_cast<std::size_t>(v.num_level_segments) + 1);
+      }
+      if (levels && v.level_values != nullptr) {
+        h->level_rowptr = on_gpu(v.level_rowptr, n + 1);
+        h->level_colind = on_gpu(v.level_colind, nnz);
+        h->level_values = on_gpu(v.level_values, nnz);
+      }
+    }
+    handles_ = std::move(h);
+    return;
+  }
   const TriangularPattern& p = *pattern_;
   if (p.rows() > 0) {
     h->rowptr = read_only_vector(rt_, p.rowptr());
     h->colind = read_only_vector(rt_, p.colind());
-    if (variant_index_ >= 0 || cpu_levels()) h->level_rows = read_only_vector(rt_, p.level_rows());
-    if (variant_index_ >= 0) {
+    if (levels) h->level_rows = read_only_vector(rt_, p.level_rows());
+    if (segments) {
       h->segments = read_only_vector(rt_, p.segments());
       h->level_segments = read_only_vector(rt_, p.level_segments());
     }
@@ -134,6 +132,7 @@ void TriangularSolver::register_values() {
 }
 
 void TriangularSolver::update_values(const Csr& T) {
+  if (device_) throw InvalidArgument("TriangularSolver::update_values after analyze_device: analyze_device again");
   if (!pattern_) throw InvalidArgument("TriangularSolver::update_values before analyze");
   // Let go of the old values first: update_values replaces the vectors they were registered from.
   handles_->values.reset();
@@ -152,10 +151,10 @@ void TriangularSolver::update_values(const Csr& T) {
 }
 
 void TriangularSolver::solve(const double* b, double* x, int nrhs, bool transpose) {
-  if (!pattern_) throw InvalidArgument("TriangularSolver::solve before analyze");
+  if (!pattern_ && !device_) throw InvalidArgument("TriangularSolver::solve before analyze");
   if (nrhs < 1) throw InvalidArgument("TriangularSolver::solve: nrhs must be at least 1");
-  const TriangularPattern& p = *pattern_;
-  const index_t n = p.rows();
+  const Shape sh = shape();
+  const index_t n = sh.n;
   if (n == 0) return;
   const auto ld = static_cast<std::size_t>(n);
   const auto cols = static_cast<std::size_t>(nrhs);
@@ -180,23 +179,22 @@ void TriangularSolver::solve(const double* b, double* x, int nrhs, bool transpos
   const codelets::SptrsvMatrixHandles th = matrix_handles(device_data, device_data);
   codelets::SptrsvParams params;
   params.n = n;
-  params.upper = p.triangle() == Triangle::Upper;
+  params.upper = sh.upper;
   params.transpose = transpose;
   params.nrhs = nrhs;
-  params.num_levels = p.num_levels();
-  const kernels::TriangularView view = p.host_view();
-  params.num_segments = view.num_segments;
-  params.num_level_segments = view.num_level_segments;
-  params.host_level_ptr = p.level_ptr().data();  // alive until the task completes: we wait below
-  params.host_level_nnz = p.level_nnz().data();
+  params.num_levels = sh.num_levels;
+  params.num_segments = sh.num_segments;
+  params.num_level_segments = sh.num_level_segments;
+  params.host_level_ptr = sh.level_ptr;  // alive until the task completes: we wait below
+  params.host_level_nnz = sh.level_nnz;
   params.cuda_variant = std::max(variant_index_, 0);
   params.plans = gpu_capable ? worker_schemes_.get() : nullptr;
 
   rt::TaskOptions opt;
   opt.name = transpose ? "sptrsv_transpose" : "sptrsv";
   // nrhs > 1 or transposed (or no CUDA in the build): a CPU worker, whatever the device option.
-  opt.where = gpu_capable ? device_ : rt::Where::Cpu;
-  codelets::insert_sptrsv(rt_, opt, th, hb.id(), hx.id(), params, p.nnz());
+  opt.where = gpu_capable ? device_where_ : rt::Where::Cpu;
+  codelets::insert_sptrsv(rt_, opt, th, hb.id(), hx.id(), params, sh.nnz);
   rt_.wait_all();
   hx.reset();  // brings x home
 }
@@ -224,7 +222,7 @@ codelets::SptrsvMatrixHandles TriangularSolver::matrix_handles(bool device_data,
 }
 
 void TriangularSolver::submit_cpu_levels(rt::HandleId b, rt::HandleId x, int nrhs) {
-  const TriangularPattern& p = *pattern_;
+  const TriangularPattern& p = host_pattern();
   const codelets::SptrsvMatrixHandles th = matrix_handles(false, true);
   if (cpu_mode_ == CpuMode::ParallelTask) {
     codelets::SptrsvLevelParams params;
@@ -238,9 +236,9 @@ void TriangularSolver::submit_cpu_levels(rt::HandleId b, rt::HandleId x, int nrh
     rt::TaskOptions opt;
     opt.name = "sptrsv_parallel";
     opt.where = rt::Where::Cpu;
-    codelets::insert_sptrsv_parallel(rt_, opt, th, b, x, params, p.nnz(),
-                                     cpu_fork_join_ ? codelets::ParallelTaskKind::ForkJoin
-                                                    : codelets::ParallelTaskKind::Spmd);
+    codelets::insert_sptrsv_parallel(
+        rt_, opt, th, b, x, params, p.nnz(),
+        cpu_fork_join_ ? codelets::ParallelTaskKind::ForkJoin : codelets::ParallelTaskKind::Spmd);
     return;
   }
   if (!level_tasks_) {
@@ -254,19 +252,19 @@ void TriangularSolver::submit_cpu_levels(rt::HandleId b, rt::HandleId x, int nrh
 }
 
 const TriangularFeatures& TriangularSolver::features() const {
+  if (device_) return device_->features;
   if (!pattern_) throw InvalidArgument("TriangularSolver::features before analyze");
   return pattern_->features();
 }
 
-double TriangularSolver::analysis_seconds() const { return pattern_ ? pattern_->analysis_seconds() : 0.0; }
+double TriangularSolver::analysis_seconds() const {
+  return device_ ? device_->features.analysis_ms * 1e-3 : pattern_ ? pattern_->analysis_seconds() : 0.0;
+}
 
 double TriangularSolver::preprocess_seconds() const {
   return analysis_seconds() + selection_.seconds + (worker_schemes_ ? worker_schemes_->preprocess_seconds() : 0.0);
 }
 
-const TriangularPattern& TriangularSolver::pattern() const {
-  if (!pattern_) throw InvalidArgument("TriangularSolver::pattern before analyze");
-  return *pattern_;
-}
+const TriangularPattern& TriangularSolver::pattern() const { return host_pattern(); }
 
 }  // namespace hetsparse::sptrsv

@@ -17,6 +17,7 @@
 #include "sparse/types.hpp"
 #include "sptrsv/analysis.hpp"
 #include "sptrsv/cpu_solve.hpp"
+#include "sptrsv/device_input.hpp"
 #include "sptrsv/features.hpp"
 #include "sptrsv/prepared_scheme.hpp"
 #include "sptrsv/scheme_selection.hpp"
@@ -70,6 +71,19 @@ class TriangularSolver {
   // ag schemes are prepared lazily, once per CUDA worker, on that worker's first solve (WorkerSchemes:
   // the worker keeps its own device copy and plan), so warm up once per worker before timing.
   void analyze(const Csr& T, Triangle tri, bool unit_diagonal, const TriangularSolveOptions& options = {});
+  // The same for a triangle already in the memory of CUDA device `cuda_device` (only read during the
+  // call; T.upper is set from tri). The analysis runs there (kernels::DeviceAnalysis: no pass over
+  // the entries on the host) and the matrix handles live there: StarPU copies them to a CPU worker
+  // only when a solve goes to one. A matrix that is not a valid, normalised triangle is downloaded
+  // and analysed on the host instead, which normalises it or names the faulty entry. "auto" takes
+  // the trained model's pick among the unpowered schemes (no model: the fixed heuristic);
+  // SelectMode::Search, schemes prepared on the host (cusparse, ag, powK) and the CPU level modes
+  // build the host pattern from a download when first needed. InvalidArgument without CUDA, without
+  // a CUDA worker on that device, and from update_values (analyze again instead).
+  void analyze_device(kernels::DeviceCsrView T, int cuda_device, Triangle tri, bool unit_diagonal,
+                      const TriangularSolveOptions& options = {});
+  // The last analyze ran on the GPU (analyze_device with valid, normalised input).
+  bool analysed_on_device() const { return static_cast<bool>(device_); }
   // New values for the analysed pattern (TriangularPattern::update_values); the values are
   // registered again, the structure is kept.
   void update_values(const Csr& T);
@@ -83,16 +97,31 @@ class TriangularSolver {
   const std::string& chosen_variant() const { return variant_; }
   // How "auto" chose (how == "" for a named scheme or a CPU-only solver).
   const Selection& selection() const { return selection_; }
-  double analysis_seconds() const;  // of the last analyze(): TriangularPattern's analysis
+  double analysis_seconds() const;  // of the last analyze: TriangularPattern's or the GPU analysis
   // Everything a solve did not pay for: analysis + selection + the scheme preparations done so far
   // (cusparse / ag: one per CUDA worker that has solved).
   double preprocess_seconds() const;
+  // The host analysis (after analyze_device: built from a download on first use).
   const TriangularPattern& pattern() const;
   // The per-level task planner of the last level-tasks solve (null before one).
   const LevelTaskPlanner* level_tasks() const { return level_tasks_.get(); }
 
  private:
   struct Handles;
+  // What a solve needs to know of the analysed matrix, from the host pattern or the GPU analysis.
+  struct Shape {
+    index_t n = 0, num_levels = 0, num_segments = 0, num_level_segments = 0;
+    bool upper = false, level_copy = false;
+    std::int64_t nnz = 0;
+    const index_t* level_ptr = nullptr;  // host, num_levels + 1
+    const std::int64_t* level_nnz = nullptr;
+  };
+  Shape shape() const;
+  void configure(const TriangularSolveOptions& options, bool gpu);
+  void choose_scheme(const TriangularSolveOptions& options);
+  AnalysisOptions analysis_options(const TriangularSolveOptions& options, bool gpu) const;
+  const TriangularPattern& host_pattern() const;
+  void release_matrix();  // handles, prepared schemes and level tasks of the previous analysis
   void register_matrix();
   void register_values();
   bool cpu_levels() const { return cpu_mode_ != CpuMode::Serial; }
@@ -103,7 +132,11 @@ class TriangularSolver {
 
   rt::TaskRuntime& rt_;
   // Declaration order = reverse destruction order: handles, then prepared schemes, then the pattern.
-  std::unique_ptr<TriangularPattern> pattern_;
+  mutable std::unique_ptr<TriangularPattern> pattern_;  // null after analyze_device until needed
+  std::unique_ptr<DeviceAnalysed> device_;              // analyze_device's result
+  AnalysisOptions analysis_;
+  Triangle tri_ = Triangle::Lower;
+  bool unit_diagonal_ = false;
   std::unique_ptr<WorkerSchemes> worker_schemes_;  // cusparse / ag schemes only
   std::unique_ptr<Handles> handles_;
   std::unique_ptr<LevelTaskPlanner> level_tasks_;  // its tokens go before the pattern
@@ -111,7 +144,7 @@ class TriangularSolver {
   std::int64_t cpu_min_entries_ = 0;
   int cpu_chunks_ = 0;
   bool cpu_fork_join_ = false;
-  rt::Where device_ = rt::Where::Any;
+  rt::Where device_where_ = rt::Where::Any;
   std::string variant_;
   bool gpu_ = false;        // solves may go to CUDA workers
   int variant_index_ = -1;  // into codelets::sptrsv_cuda_variants() for a plain variant, else -1

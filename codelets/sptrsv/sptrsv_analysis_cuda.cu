@@ -1,12 +1,14 @@
-// The SpTRSV analysis on the GPU: the structural check, the sync-free level pass and the level
-// schedule (stable radix sort by level, level pointers, level-ordered copy). Fusion segments and row
-// statistics are in sptrsv_segments_cuda.cu.
+// The SpTRSV analysis on the GPU: DeviceAnalysis's driver and the sync-free level pass. The check
+// is in sptrsv_check_cuda.cu, the level schedule in sptrsv_level_schedule_cuda.cu, fusion segments
+// and row statistics in sptrsv_segments_cuda.cu, the memory pool in sptrsv_analysis_pool_cuda.cu.
+#include <chrono>
+#include <cmath>
+#include <cstdint>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
-
-#include <cmath>
 #include <string>
+#include <vector>
 
 #include "codelets/common/cuda_check.hpp"
 #include "codelets/sptrsv/sptrsv_analysis.hpp"
@@ -17,34 +19,6 @@ namespace hetsparse::kernels {
 namespace {
 
 using namespace sptrsv_device;
-
-// One warp per row; the lowest offending row of each kind lands in its atomicMin word.
-template <bool Upper>
-__global__ void check_kernel(DeviceCsrView t, bool unit_diagonal, unsigned* first_invalid,
-                             unsigned* first_unnormalised) {
-  const std::int64_t warp = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / kWarp;
-  if (warp >= t.n) return;
-  const auto row = static_cast<index_t>(warp);
-  const index_t begin = t.rowptr[row], end = t.rowptr[row + 1];
-  bool bad = false, unsorted = false;
-  for (index_t p = begin + static_cast<index_t>(threadIdx.x % kWarp); p < end; p += kWarp) {
-    const index_t col = t.colind[p];
-    bad |= !isfinite(t.values[p]) || (Upper ? col < row : col > row);
-    unsorted |= p > begin && t.colind[p - 1] >= col;
-  }
-  bad = __any_sync(kFullMask, bad);
-  unsorted = __any_sync(kFullMask, unsorted);
-  if (threadIdx.x % kWarp != 0) return;
-  const index_t slot = Upper ? begin : end - 1;
-  // Sorted with every column on the right side: a diagonal can only sit in its slot.
-  const bool has_diagonal = end > begin && t.colind[slot] == row;
-  const auto r = static_cast<unsigned>(row);
-  if (bad || (!unsorted && !unit_diagonal && (!has_diagonal || t.values[slot] == 0.0))) {
-    atomicMin(first_invalid, r);
-  } else if (unsorted || !has_diagonal) {
-    atomicMin(first_unnormalised, r);
-  }
-}
 
 // The level pass's flag: 0 until the row's level is known, then level + 1. The flag is the data,
 // so relaxed loads (flag_relaxed) and stores suffice (nothing else is published with it).
@@ -96,13 +70,10 @@ __device__ void thread_row_level(const Rows& m, index_t row, int* flags) {
   set_flag(flags, row, highest + 1);
 }
 
-// The solve's claim protocol over the natural-order fusion segments (deadlock freedom: see
-// sptrsv_device_rows.cuh). A split row is done whole by the warp of its last part.
+// One natural-order fusion segment by the warp. A split row is done whole by the warp of its last part.
 template <bool Upper>
-__global__ void __launch_bounds__(kBlockThreads, kMinBlocksPerSm)
-    level_kernel(Rows m, const index_t* __restrict__ segments, index_t num_segments, int* flags, unsigned* next_item) {
-  const unsigned segment = claim_item(next_item);
-  if (segment >= static_cast<unsigned>(num_segments)) return;
+__device__ void level_segment(const Rows& m, const index_t* __restrict__ segments, index_t num_segments,
+                              index_t segment, int* flags) {
   const index_t begin = __ldg(segments + segment), end = __ldg(segments + segment + 1);
   const index_t code = __ldg(segments + num_segments + 1 + segment);
   const auto row_at = [&](index_t position) { return Upper ? m.n - 1 - position : position; };
@@ -114,6 +85,17 @@ __global__ void __launch_bounds__(kBlockThreads, kMinBlocksPerSm)
   }
 }
 
+// The solve's claim protocol over the natural-order fusion segments (deadlock freedom: see
+// sptrsv_device_rows.cuh). A split row is done whole by the warp of its last part.
+// A warp per claimed segment. (Claiming several consecutive segments per warp, to spread the
+// resident warps over more of a stencil's grid, made the pass 1.4-300x slower on every anchor.)
+template <bool Upper>
+__global__ void __launch_bounds__(kBlockThreads, kMinBlocksPerSm)
+    level_kernel(Rows m, const index_t* __restrict__ segments, index_t num_segments, int* flags, unsigned* next_item) {
+  const unsigned segment = claim_item(next_item);
+  if (segment < static_cast<unsigned>(num_segments)) level_segment<Upper>(m, segments, num_segments, segment, flags);
+}
+
 __global__ void unit_diagonal_kernel(index_t n, bool upper, const index_t* rowptr, double* values) {
   const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n) values[upper ? rowptr[i] : rowptr[i + 1] - 1] = 1.0;
@@ -123,45 +105,43 @@ unsigned blocks_for(std::int64_t threads) {
   return static_cast<unsigned>((threads + kBlockThreads - 1) / kBlockThreads);
 }
 
-}  // namespace
-
-DeviceCheck check_triangle_cuda(cudaStream_t stream, const DeviceCsrView& t, bool unit_diagonal) {
-  DeviceCheck result;
-  if (t.n == 0) return result;
-  device_analysis::Scratch<unsigned> words(2);
-  check_cuda(cudaMemsetAsync(words.get(), 0xff, 2 * sizeof(unsigned), stream), "cudaMemsetAsync in check_triangle_cuda");
-  const unsigned blocks = blocks_for(static_cast<std::int64_t>(t.n) * kWarp);
-  if (t.upper) {
-    check_kernel<true><<<blocks, kBlockThreads, 0, stream>>>(t, unit_diagonal, words.get(), words.get() + 1);
-  } else {
-    check_kernel<false><<<blocks, kBlockThreads, 0, stream>>>(t, unit_diagonal, words.get(), words.get() + 1);
-  }
-  check_cuda(cudaGetLastError(), "check_kernel launch in check_triangle_cuda");
-  const std::vector<unsigned> found = words.download(stream);
-  const auto row = [](unsigned w) { return w == ~0u ? index_t{-1} : static_cast<index_t>(w); };
-  result.first_invalid_row = row(found[0]);
-  result.first_unnormalised_row = row(found[1]);
-  return result;
+double now_ms() {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-void* DeviceAnalysis::allocate_bytes(std::size_t bytes) {
-  void* p = nullptr;
-  check_cuda(cudaMalloc(&p, bytes), "cudaMalloc in DeviceAnalysis");
+}  // namespace
+
+void* DeviceAnalysis::allocate_bytes(cudaStream_t stream, std::size_t bytes) {
+  allocations_.reserve(allocations_.size() + 1);  // so that push_back cannot lose the allocation
+  void* p = device_analysis::pool_allocate(bytes, stream);
   allocations_.push_back(p);
   return p;
+}
+
+void DeviceAnalysis::mark(cudaStream_t stream, double DeviceAnalysisPhases::*phase) {
+  if (!time_phases_) return;
+  check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize (phase timing) in DeviceAnalysis");
+  const double t = now_ms();
+  phases_.*phase = t - last_mark_ms_;
+  last_mark_ms_ = t;
 }
 
 DeviceAnalysis::DeviceAnalysis(cudaStream_t stream, const DeviceCsrView& input, const DeviceAnalysisOptions& options) {
   try {
     build(stream, input, options);
   } catch (...) {
-    for (void* p : allocations_) cudaFree(p);
+    cudaStreamSynchronize(stream);
+    for (void* p : allocations_) cudaFreeAsync(p, stream);
+    cudaStreamSynchronize(stream);
     throw;
   }
 }
 
 DeviceAnalysis::~DeviceAnalysis() {
-  for (void* p : allocations_) cudaFree(p);
+  // The arrays are read by solves on other streams: as cudaFree would, wait for the device.
+  if (allocations_.empty()) return;
+  cudaDeviceSynchronize();
+  for (void* p : allocations_) cudaFreeAsync(p, cudaStreamPerThread);
 }
 
 void DeviceAnalysis::build(cudaStream_t stream, const DeviceCsrView& input, const DeviceAnalysisOptions& options) {
@@ -169,13 +149,15 @@ void DeviceAnalysis::build(cudaStream_t stream, const DeviceCsrView& input, cons
       options.split_rule.min_off_diagonals < 1 || options.split_rule.entries_per_part < 1) {
     throw InvalidArgument("DeviceAnalysis: fusion threshold must be >= 0, the split rule's sizes >= 1");
   }
+  time_phases_ = options.time_phases;
+  last_mark_ms_ = now_ms();
   const DeviceCheck check = check_triangle_cuda(stream, input, options.unit_diagonal);
   if (check.first_invalid_row >= 0 || check.first_unnormalised_row >= 0) {
     const bool invalid = check.first_invalid_row >= 0;
-    throw InvalidArgument("DeviceAnalysis: row " +
-                          std::to_string(invalid ? check.first_invalid_row : check.first_unnormalised_row) +
-                          (invalid ? " is not a valid row of the triangle (check_triangle_cuda)"
-                                   : " is not in normalised form: normalise it on the host (sptrsv::TriangularPattern)"));
+    throw InvalidArgument(
+        "DeviceAnalysis: row " + std::to_string(invalid ? check.first_invalid_row : check.first_unnormalised_row) +
+        (invalid ? " is not a valid row of the triangle (check_triangle_cuda)"
+                 : " is not in normalised form: normalise it on the host (sptrsv::TriangularPattern)"));
   }
   const index_t n = input.n;
   view_.n = n;
@@ -191,42 +173,50 @@ void DeviceAnalysis::build(cudaStream_t stream, const DeviceCsrView& input, cons
     nnz = last;
   }
   nnz_ = nnz;
+  mark(stream, &DeviceAnalysisPhases::check);
   const auto copy = [&](auto* to, const auto* from, std::size_t count) {
     check_cuda(cudaMemcpyAsync(to, from, count * sizeof(*from), cudaMemcpyDeviceToDevice, stream),
                "cudaMemcpyAsync in DeviceAnalysis");
     return to;
   };
-  view_.rowptr = copy(allocate<index_t>(n + 1), input.rowptr, static_cast<std::size_t>(n) + 1);
-  view_.colind = copy(allocate<index_t>(nnz), input.colind, static_cast<std::size_t>(nnz));
-  auto* values = copy(allocate<double>(nnz), input.values, static_cast<std::size_t>(nnz));
+  view_.rowptr = copy(allocate<index_t>(stream, n + 1), input.rowptr, static_cast<std::size_t>(n) + 1);
+  view_.colind = copy(allocate<index_t>(stream, nnz), input.colind, static_cast<std::size_t>(nnz));
+  auto* values = copy(allocate<double>(stream, nnz), input.values, static_cast<std::size_t>(nnz));
   if (options.unit_diagonal) {
     unit_diagonal_kernel<<<blocks_for(n), kBlockThreads, 0, stream>>>(n, input.upper, view_.rowptr, values);
     check_cuda(cudaGetLastError(), "unit_diagonal_kernel launch in DeviceAnalysis");
   }
   view_.values = values;
+  mark(stream, &DeviceAnalysisPhases::copy);
 
-  index_t* segments = device_analysis::fusion_segments_cuda(stream, n, view_.rowptr, input.upper,
-                                                             options.fusion_threshold, options.split_rule, view_.num_segments);
+  allocations_.reserve(allocations_.size() + 1);
+  index_t* segments = device_analysis::fusion_segments_cuda(
+      stream, n, view_.rowptr, input.upper, options.fusion_threshold, options.split_rule, view_.num_segments);
   allocations_.push_back(segments);
   view_.segments = segments;
+  mark(stream, &DeviceAnalysisPhases::segments);
 
   // Counter first, then the flags: one memset clears both.
-  int* words = allocate<int>(static_cast<std::size_t>(n) + 1);
+  int* words = allocate<int>(stream, static_cast<std::size_t>(n) + 1);
   check_cuda(cudaMemsetAsync(words, 0, (static_cast<std::size_t>(n) + 1) * sizeof(int), stream),
              "cudaMemsetAsync in DeviceAnalysis");
   row_level_plus_one_ = words + 1;
   const Rows m{n, view_.rowptr, view_.colind, view_.values, nullptr, false};
   const unsigned blocks = blocks_for_warps(view_.num_segments);
+  auto* counter = reinterpret_cast<unsigned*>(words);
   if (input.upper) {
-    level_kernel<true><<<blocks, kBlockThreads, 0, stream>>>(m, view_.segments, view_.num_segments, words + 1,
-                                                             reinterpret_cast<unsigned*>(words));
+    level_kernel<true><<<blocks, kBlockThreads, 0, stream>>>(m, view_.segments, view_.num_segments, words + 1, counter);
   } else {
-    level_kernel<false><<<blocks, kBlockThreads, 0, stream>>>(m, view_.segments, view_.num_segments, words + 1,
-                                                              reinterpret_cast<unsigned*>(words));
+    level_kernel<false>
+        <<<blocks, kBlockThreads, 0, stream>>>(m, view_.segments, view_.num_segments, words + 1, counter);
   }
   check_cuda(cudaGetLastError(), "level_kernel launch in DeviceAnalysis");
+  mark(stream, &DeviceAnalysisPhases::levels);
   build_level_schedule(stream, options);
   statistics_ = device_analysis::row_statistics_cuda(stream, view_);
+  mark(stream, &DeviceAnalysisPhases::statistics);
+  // The arrays came from the pool in `stream` order: other streams may use them once it is drained.
+  check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize in DeviceAnalysis");
 }
 
 std::vector<index_t> DeviceAnalysis::download_row_levels(cudaStream_t stream) const {

@@ -1,31 +1,48 @@
-// Small host-side helpers of the GPU analysis: an owned device array for temporaries (CUB scratch,
-// scan buffers) and a blocking download. Included by the sptrsv analysis .cu files only.
+// Small host-side helpers of the GPU analysis: its memory pool, an owned device array for
+// temporaries (CUB scratch, scan buffers) and a blocking download. Included by the sptrsv analysis
+// .cu files only.
 #pragma once
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "codelets/common/cuda_check.hpp"
+#include "sparse/types.hpp"
 
 namespace hetsparse::kernels::device_analysis {
 
+// The analysis allocates from a stream-ordered pool of its own on the current device, which keeps
+// what was freed (no release threshold): cudaMalloc and cudaFree synchronise the device and took
+// tens of microseconds each, some thirty of them per analysis. Defined in sptrsv_analysis_cuda.cu;
+// kernels::release_analysis_memory() trims it.
+cudaMemPool_t analysis_pool();
+
+inline void* pool_allocate(std::size_t bytes, cudaStream_t stream) {
+  void* p = nullptr;
+  check_cuda(cudaMallocFromPoolAsync(&p, std::max<std::size_t>(bytes, 1), analysis_pool(), stream),
+             "cudaMallocFromPoolAsync in the GPU analysis");
+  return p;
+}
+
+// A temporary on `stream`: allocated and freed in stream order, so no synchronisation either way.
 template <typename T>
 class Scratch {
  public:
-  explicit Scratch(std::size_t count) : count_(count) {
-    check_cuda(cudaMalloc(&data_, std::max<std::size_t>(count, 1) * sizeof(T)), "cudaMalloc in the GPU analysis");
-  }
-  ~Scratch() { cudaFree(data_); }
+  Scratch(std::size_t count, cudaStream_t stream)
+      : data_(pool_allocate(count * sizeof(T), stream)), count_(count), stream_(stream) {}
+  ~Scratch() { cudaFreeAsync(data_, stream_); }
   Scratch(const Scratch&) = delete;
   Scratch& operator=(const Scratch&) = delete;
   T* get() const { return static_cast<T*>(data_); }
-  std::vector<T> download(cudaStream_t stream) const;
+  std::vector<T> download() const;
 
  private:
   void* data_ = nullptr;
   std::size_t count_;
+  cudaStream_t stream_;
 };
 
 // count elements of a device array, after the stream's work so far.
@@ -40,19 +57,25 @@ std::vector<T> download(cudaStream_t stream, const T* device, std::size_t count)
 }
 
 template <typename T>
-std::vector<T> Scratch<T>::download(cudaStream_t stream) const {
-  return device_analysis::download(stream, get(), count_);
+std::vector<T> Scratch<T>::download() const {
+  return device_analysis::download(stream_, get(), count_);
 }
 
-// Runs a CUB device algorithm the two-call way: call(nullptr, bytes) sizes it, then it runs.
-// The call names its stream itself; freeing the scratch right after is safe because cudaFree
-// waits for the device.
+// Runs a CUB device algorithm on `stream` the two-call way: call(nullptr, bytes) sizes it, then it
+// runs; its scratch is freed in stream order behind it.
 template <typename Call>
-void run_cub(const char* what, Call&& call) {
+void run_cub(const char* what, cudaStream_t stream, Call&& call) {
   std::size_t bytes = 0;
   check_cuda(call(nullptr, bytes), what);
-  Scratch<unsigned char> temp(bytes);
+  Scratch<unsigned char> temp(bytes, stream);
   check_cuda(call(temp.get(), bytes), what);
 }
+
+// owner[q] = the k whose range [ptr[k], ptr[k + 1]) holds entry q, for the nnz entries behind a
+// pointer array of n ranges (empty ranges own nothing): each non-empty range's k is put at its first
+// entry, then a running maximum fills the rest. Lets per-entry kernels find their row: one warp or
+// group per row left most lanes idle on rows of four entries and gave a 47k-entry hub row to a
+// single warp. Defined in sptrsv_level_schedule_cuda.cu.
+void entry_owners(cudaStream_t stream, index_t n, const index_t* ptr, std::int64_t nnz, index_t* owner);
 
 }  // namespace hetsparse::kernels::device_analysis

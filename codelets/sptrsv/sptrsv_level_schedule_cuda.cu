@@ -5,6 +5,7 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
+#include <cuda/functional>
 
 #include "codelets/common/cuda_check.hpp"
 #include "codelets/sptrsv/sptrsv_analysis.hpp"
@@ -48,18 +49,23 @@ __global__ void level_nnz_kernel(index_t levels, const index_t* level_ptr, const
   if (l < levels) level_nnz[l] = level_rowptr[level_ptr[l + 1]] - level_rowptr[level_ptr[l]];
 }
 
-// One warp per level position copies its row's entries to the level-ordered slot.
-__global__ void level_copy_kernel(index_t n, const index_t* rowptr, const index_t* colind, const double* values,
-                                  const index_t* level_rows, const index_t* level_rowptr, index_t* level_colind,
-                                  double* level_values) {
-  const std::int64_t k = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
-  if (k >= n) return;
-  const index_t row = level_rows[k];
-  const index_t from = rowptr[row], length = rowptr[row + 1] - from, to = level_rowptr[k];
-  for (index_t e = static_cast<index_t>(threadIdx.x % 32); e < length; e += 32) {
-    level_colind[to + e] = colind[from + e];
-    level_values[to + e] = values[from + e];
-  }
+// A thread per entry of the level-ordered copy, its level position from entry_owners.
+__global__ void level_copy_kernel(std::int64_t nnz, const index_t* rowptr, const index_t* colind, const double* values,
+                                  const index_t* level_rows, const index_t* level_rowptr, const index_t* owner,
+                                  index_t* level_colind, double* level_values) {
+  const std::int64_t q = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (q >= nnz) return;
+  const index_t k = owner[q];
+  const std::int64_t from = rowptr[level_rows[k]] + (q - level_rowptr[k]);
+  level_colind[q] = colind[from];
+  level_values[q] = values[from];
+}
+
+// The first entry of each non-empty range gets the range's index (at most one non-empty range
+// starts at any entry).
+__global__ void range_start_kernel(index_t n, const index_t* ptr, index_t* owner) {
+  const std::int64_t k = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (k < n && ptr[k] < ptr[k + 1]) owner[ptr[k]] = static_cast<index_t>(k);
 }
 
 int bits_for(int value) {
@@ -75,36 +81,36 @@ void DeviceAnalysis::build_level_schedule(cudaStream_t stream, const DeviceAnaly
   using device_analysis::Scratch;
   const index_t n = view_.n;
   const int* keys = row_level_plus_one_;
-  Scratch<int> highest(1);
-  run_cub("cub::DeviceReduce::Max in DeviceAnalysis", [&](void* temp, std::size_t& bytes) {
+  Scratch<int> highest(1, stream);
+  run_cub("cub::DeviceReduce::Max in DeviceAnalysis", stream, [&](void* temp, std::size_t& bytes) {
     return cub::DeviceReduce::Max(temp, bytes, keys, highest.get(), n, stream);
   });
-  view_.num_levels = highest.download(stream)[0];
+  view_.num_levels = highest.download()[0];
 
-  Scratch<index_t> rows(static_cast<std::size_t>(n));
-  Scratch<int> sorted_keys(static_cast<std::size_t>(n));
-  auto* level_rows = allocate<index_t>(n);
+  Scratch<index_t> rows(static_cast<std::size_t>(n), stream);
+  Scratch<int> sorted_keys(static_cast<std::size_t>(n), stream);
+  auto* level_rows = allocate<index_t>(stream, n);
   iota_kernel<<<blocks_for(n), kThreads, 0, stream>>>(n, rows.get());
   check_cuda(cudaGetLastError(), "iota_kernel launch in DeviceAnalysis");
   const int end_bit = bits_for(view_.num_levels);
-  run_cub("cub::DeviceRadixSort::SortPairs in DeviceAnalysis", [&](void* temp, std::size_t& bytes) {
-    return cub::DeviceRadixSort::SortPairs(temp, bytes, keys, sorted_keys.get(), rows.get(), level_rows, n, 0,
-                                           end_bit, stream);
+  run_cub("cub::DeviceRadixSort::SortPairs in DeviceAnalysis", stream, [&](void* temp, std::size_t& bytes) {
+    return cub::DeviceRadixSort::SortPairs(temp, bytes, keys, sorted_keys.get(), rows.get(), level_rows, n, 0, end_bit,
+                                           stream);
   });
   view_.level_rows = level_rows;
 
-  auto* level_ptr = allocate<index_t>(static_cast<std::size_t>(view_.num_levels) + 1);
+  auto* level_ptr = allocate<index_t>(stream, static_cast<std::size_t>(view_.num_levels) + 1);
   level_ptr_kernel<<<blocks_for(n), kThreads, 0, stream>>>(n, sorted_keys.get(), level_ptr);
   check_cuda(cudaGetLastError(), "level_ptr_kernel launch in DeviceAnalysis");
 
-  auto* level_rowptr = allocate<index_t>(static_cast<std::size_t>(n) + 1);
+  auto* level_rowptr = allocate<index_t>(stream, static_cast<std::size_t>(n) + 1);
   level_lengths_kernel<<<blocks_for(n), kThreads, 0, stream>>>(n, view_.rowptr, level_rows, level_rowptr);
   check_cuda(cudaGetLastError(), "level_lengths_kernel launch in DeviceAnalysis");
-  run_cub("cub::DeviceScan::InclusiveSum in DeviceAnalysis", [&](void* temp, std::size_t& bytes) {
+  run_cub("cub::DeviceScan::InclusiveSum in DeviceAnalysis", stream, [&](void* temp, std::size_t& bytes) {
     return cub::DeviceScan::InclusiveSum(temp, bytes, level_rowptr + 1, level_rowptr + 1, n, stream);
   });
 
-  auto* level_nnz = allocate<std::int64_t>(view_.num_levels);
+  auto* level_nnz = allocate<std::int64_t>(stream, view_.num_levels);
   level_nnz_kernel<<<blocks_for(view_.num_levels), kThreads, 0, stream>>>(view_.num_levels, level_ptr, level_rowptr,
                                                                           level_nnz);
   check_cuda(cudaGetLastError(), "level_nnz_kernel launch in DeviceAnalysis");
@@ -112,23 +118,43 @@ void DeviceAnalysis::build_level_schedule(cudaStream_t stream, const DeviceAnaly
   level_nnz_ = device_analysis::download(stream, level_nnz, static_cast<std::size_t>(view_.num_levels));
   view_.host_level_ptr = level_ptr_.data();
   view_.host_level_nnz = level_nnz_.data();
+  mark(stream, &DeviceAnalysisPhases::schedule);
 
   if (options.level_ordered_copy) {
     const auto nnz = static_cast<std::size_t>(nnz_);
-    auto* level_colind = allocate<index_t>(nnz);
-    auto* level_values = allocate<double>(nnz);
-    level_copy_kernel<<<blocks_for(static_cast<std::int64_t>(n) * 32), kThreads, 0, stream>>>(
-        n, view_.rowptr, view_.colind, view_.values, level_rows, level_rowptr, level_colind, level_values);
+    auto* level_colind = allocate<index_t>(stream, nnz);
+    auto* level_values = allocate<double>(stream, nnz);
+    Scratch<index_t> owner(nnz, stream);
+    device_analysis::entry_owners(stream, n, level_rowptr, nnz_, owner.get());
+    level_copy_kernel<<<blocks_for(nnz_), kThreads, 0, stream>>>(nnz_, view_.rowptr, view_.colind, view_.values,
+                                                                 level_rows, level_rowptr, owner.get(), level_colind,
+                                                                 level_values);
     check_cuda(cudaGetLastError(), "level_copy_kernel launch in DeviceAnalysis");
     view_.level_rowptr = level_rowptr;
     view_.level_colind = level_colind;
     view_.level_values = level_values;
   }
-  index_t* level_segments = device_analysis::fusion_segments_cuda(stream, n, level_rowptr, false,
-                                                                  options.fusion_threshold, options.split_rule,
-                                                                  view_.num_level_segments);
+  mark(stream, &DeviceAnalysisPhases::level_copy);
+  allocations_.reserve(allocations_.size() + 1);
+  index_t* level_segments = device_analysis::fusion_segments_cuda(
+      stream, n, level_rowptr, false, options.fusion_threshold, options.split_rule, view_.num_level_segments);
   allocations_.push_back(level_segments);
   view_.level_segments = level_segments;
+  mark(stream, &DeviceAnalysisPhases::level_segments);
 }
 
+namespace device_analysis {
+
+void entry_owners(cudaStream_t stream, index_t n, const index_t* ptr, std::int64_t nnz, index_t* owner) {
+  if (nnz == 0) return;
+  check_cuda(cudaMemsetAsync(owner, 0, static_cast<std::size_t>(nnz) * sizeof(index_t), stream),
+             "cudaMemsetAsync in entry_owners");
+  range_start_kernel<<<blocks_for(n), kThreads, 0, stream>>>(n, ptr, owner);
+  check_cuda(cudaGetLastError(), "range_start_kernel launch in entry_owners");
+  run_cub("cub::DeviceScan::InclusiveScan in entry_owners", stream, [&](void* temp, std::size_t& bytes) {
+    return cub::DeviceScan::InclusiveScan(temp, bytes, owner, owner, cuda::maximum<index_t>{}, nnz, stream);
+  });
+}
+
+}  // namespace device_analysis
 }  // namespace hetsparse::kernels

@@ -5,7 +5,6 @@
 // on the host in block order, so they do not depend on timing.
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
-
 #include <vector>
 
 #include "codelets/common/cuda_check.hpp"
@@ -87,8 +86,8 @@ __global__ void count_kernel(PositionRows r, index_t chunks, const unsigned char
   counts[c] = count;
 }
 
-__global__ void write_kernel(PositionRows r, index_t chunks, const unsigned char* heavy,
-                             const std::int64_t* slot_base, const std::int64_t* segment_end, index_t* segments) {
+__global__ void write_kernel(PositionRows r, index_t chunks, const unsigned char* heavy, const std::int64_t* slot_base,
+                             const std::int64_t* segment_end, index_t* segments) {
   const std::int64_t c = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (c >= chunks) return;
   const std::int64_t total = segment_end[chunks - 1], base = c == 0 ? 0 : segment_end[c - 1];
@@ -160,26 +159,25 @@ index_t* fusion_segments_cuda(cudaStream_t stream, index_t n, const index_t* pos
                               double threshold, const SplitRule& split, index_t& count) {
   const PositionRows r{n, position_rowptr, reversed, split};
   const index_t chunks = (n + kChunk - 1) / kChunk;
-  Scratch<unsigned char> heavy(chunks);
-  Scratch<std::int64_t> asked(chunks), slot_base(chunks), counts(chunks), segment_end(chunks);
+  Scratch<unsigned char> heavy(chunks, stream);
+  Scratch<std::int64_t> asked(chunks, stream), slot_base(chunks, stream), counts(chunks, stream),
+      segment_end(chunks, stream);
   chunk_kernel<<<blocks_for(chunks), kThreads, 0, stream>>>(r, chunks, threshold, heavy.get(), asked.get());
   check_cuda(cudaGetLastError(), "chunk_kernel launch in fusion_segments_cuda");
-  run_cub("cub::DeviceScan::ExclusiveSum in fusion_segments_cuda", [&](void* temp, std::size_t& bytes) {
+  run_cub("cub::DeviceScan::ExclusiveSum in fusion_segments_cuda", stream, [&](void* temp, std::size_t& bytes) {
     return cub::DeviceScan::ExclusiveSum(temp, bytes, asked.get(), slot_base.get(), chunks, stream);
   });
   count_kernel<<<blocks_for(chunks), kThreads, 0, stream>>>(r, chunks, heavy.get(), slot_base.get(), counts.get());
   check_cuda(cudaGetLastError(), "count_kernel launch in fusion_segments_cuda");
-  run_cub("cub::DeviceScan::InclusiveSum in fusion_segments_cuda", [&](void* temp, std::size_t& bytes) {
+  run_cub("cub::DeviceScan::InclusiveSum in fusion_segments_cuda", stream, [&](void* temp, std::size_t& bytes) {
     return cub::DeviceScan::InclusiveSum(temp, bytes, counts.get(), segment_end.get(), chunks, stream);
   });
   const std::int64_t total = download(stream, segment_end.get() + chunks - 1, 1)[0];
-  void* segments = nullptr;
-  check_cuda(cudaMalloc(&segments, (2 * static_cast<std::size_t>(total) + 1) * sizeof(index_t)),
-             "cudaMalloc in fusion_segments_cuda");
-  write_kernel<<<blocks_for(chunks), kThreads, 0, stream>>>(r, chunks, heavy.get(), slot_base.get(),
-                                                            segment_end.get(), static_cast<index_t*>(segments));
+  void* segments = pool_allocate((2 * static_cast<std::size_t>(total) + 1) * sizeof(index_t), stream);
+  write_kernel<<<blocks_for(chunks), kThreads, 0, stream>>>(r, chunks, heavy.get(), slot_base.get(), segment_end.get(),
+                                                            static_cast<index_t*>(segments));
   const cudaError_t launched = cudaGetLastError();
-  if (launched != cudaSuccess) cudaFree(segments);
+  if (launched != cudaSuccess) cudaFreeAsync(segments, stream);
   check_cuda(launched, "write_kernel launch in fusion_segments_cuda");
   count = static_cast<index_t>(total);
   return static_cast<index_t*>(segments);
@@ -188,21 +186,21 @@ index_t* fusion_segments_cuda(cudaStream_t stream, index_t n, const index_t* pos
 RowStatistics row_statistics_cuda(cudaStream_t stream, const TriangularDeviceView& t) {
   RowStatistics s;
   if (t.n == 0) return s;
-  Scratch<RowSums> partial(kStatisticsBlocks);
+  Scratch<RowSums> partial(kStatisticsBlocks, stream);
   row_sums_kernel<<<kStatisticsBlocks, kThreads, 0, stream>>>(t.n, t.upper, t.rowptr, t.colind, partial.get());
   check_cuda(cudaGetLastError(), "row_sums_kernel launch in row_statistics_cuda");
-  Scratch<int> columns(static_cast<std::size_t>(t.n)), longest_column(1);
+  Scratch<int> columns(static_cast<std::size_t>(t.n), stream), longest_column(1, stream);
   check_cuda(cudaMemsetAsync(columns.get(), 0, static_cast<std::size_t>(t.n) * sizeof(int), stream),
              "cudaMemsetAsync in row_statistics_cuda");
   s.nnz = download(stream, t.rowptr + t.n, 1)[0];
   column_count_kernel<<<4 * kStatisticsBlocks, kThreads, 0, stream>>>(s.nnz, t.colind, columns.get());
   check_cuda(cudaGetLastError(), "column_count_kernel launch in row_statistics_cuda");
-  run_cub("cub::DeviceReduce::Max in row_statistics_cuda", [&](void* temp, std::size_t& bytes) {
+  run_cub("cub::DeviceReduce::Max in row_statistics_cuda", stream, [&](void* temp, std::size_t& bytes) {
     return cub::DeviceReduce::Max(temp, bytes, columns.get(), longest_column.get(), t.n, stream);
   });
-  s.longest_column = longest_column.download(stream)[0];
+  s.longest_column = longest_column.download()[0];
   unsigned long long squares = 0;
-  for (const RowSums& p : partial.download(stream)) {
+  for (const RowSums& p : partial.download()) {
     squares += p.length_squares;
     s.longest_row = std::max<std::int64_t>(s.longest_row, p.longest);
     s.inverse_distance_sum += p.inverse_distance;

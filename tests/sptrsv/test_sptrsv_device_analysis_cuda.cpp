@@ -184,6 +184,7 @@ TEST_F(DeviceAnalysisTest, CheckNamesTheFirstFaultyRows) {
       {"zero diagonal", [](Planted& m, index_t i) { m.values[m.rowptr[i + 1] - 1] = 0.0; }},
       {"NaN", [](Planted& m, index_t i) { m.values[m.rowptr[i]] = std::nan(""); }},
       {"above the diagonal", [](Planted& m, index_t i) { m.colind[m.rowptr[i + 1] - 1] = i + 1; }},
+      {"negative column", [](Planted& m, index_t i) { m.colind[m.rowptr[i]] = -1; }},
   };
   for (const auto& fault : faults) {
     SCOPED_TRACE(fault.what);

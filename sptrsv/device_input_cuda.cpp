@@ -1,0 +1,101 @@
+// GPU input analysed on the GPU (see device_input.hpp).
+#include <cuda_runtime_api.h>
+
+#include <chrono>
+#include <string>
+
+#include "hetsparse/error.hpp"
+#include "sptrsv/cuda_resources.hpp"
+#include "sptrsv/device_input.hpp"
+
+namespace hetsparse::sptrsv {
+namespace {
+
+using kernels::check_cuda;
+
+// The caller's current device is put back on every path out.
+class DeviceScope {
+ public:
+  explicit DeviceScope(int device) {
+    check_cuda(cudaGetDevice(&previous_), "cudaGetDevice in analyze_device");
+    check_cuda(cudaSetDevice(device), "cudaSetDevice in analyze_device");
+  }
+  ~DeviceScope() { cudaSetDevice(previous_); }
+  DeviceScope(const DeviceScope&) = delete;
+  DeviceScope& operator=(const DeviceScope&) = delete;
+
+ private:
+  int previous_ = 0;
+};
+
+template <typename T>
+std::vector<T> download(cudaStream_t stream, const T* from, std::size_t count) {
+  std::vector<T> to(count);
+  if (count > 0) {
+    check_cuda(cudaMemcpyAsync(to.data(), from, count * sizeof(T), cudaMemcpyDeviceToHost, stream),
+               "cudaMemcpyAsync in analyze_device");
+  }
+  return to;
+}
+
+Csr download_csr(cudaStream_t stream, index_t n, const index_t* rowptr, const index_t* colind, const double* values) {
+  Csr c;
+  c.rows = c.cols = n;
+  const std::vector<index_t> ptr = download(stream, rowptr, static_cast<std::size_t>(n) + 1);
+  check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize in analyze_device");
+  c.rowptr.assign(ptr.begin(), ptr.end());
+  const auto nnz = static_cast<std::size_t>(ptr.back());
+  c.colind = download(stream, colind, nnz);
+  c.values = download(stream, values, nnz);
+  check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize in analyze_device");
+  return c;
+}
+
+}  // namespace
+
+DeviceInputResult analyse_device_input(const kernels::DeviceCsrView& t, int device, bool unit_diagonal,
+                                       const AnalysisOptions& options) {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || device < 0 || device >= devices) {
+    cudaGetLastError();
+    throw InvalidArgument("TriangularSolver::analyze_device: no CUDA device " + std::to_string(device));
+  }
+  if (t.n < 0) throw InvalidArgument("TriangularSolver::analyze_device: negative row count");
+  const auto t0 = std::chrono::steady_clock::now();
+  DeviceScope scope(device);
+  cuda_resources::Stream stream;
+  DeviceInputResult r;
+  kernels::DeviceAnalysisOptions o;
+  o.unit_diagonal = unit_diagonal;
+  o.fusion_threshold = options.fusion_threshold;
+  o.level_ordered_copy = options.level_ordered_copy;
+  o.split_rule = options.split_rule;
+  std::shared_ptr<kernels::DeviceAnalysis> analysis;
+  try {
+    analysis = std::make_shared<kernels::DeviceAnalysis>(stream.get(), t, o);  // checks first
+  } catch (const InvalidArgument&) {
+    // Not a valid, normalised triangle: the host analysis names the entry or normalises it.
+    const kernels::DeviceCheck check = kernels::check_triangle_cuda(stream.get(), t, unit_diagonal);
+    if (check.first_invalid_row < 0 && check.first_unnormalised_row < 0) throw;
+    r.host = download_csr(stream.get(), t.n, t.rowptr, t.colind, t.values);
+    return r;
+  }
+  auto a = std::make_unique<DeviceAnalysed>();
+  a->device = device;
+  a->view = analysis->view();
+  a->nnz = analysis->statistics().nnz;
+  a->features = features_from_statistics(analysis->statistics(), t.n, a->view.num_levels, analysis->level_ptr().data(),
+                                         analysis->level_nnz().data(), options.parallel_friendly_rows);
+  a->owner = std::move(analysis);
+  a->features.analysis_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  r.analysed = std::move(a);
+  return r;
+}
+
+Csr download_normalised(const DeviceAnalysed& a) {
+  DeviceScope scope(a.device);
+  cuda_resources::Stream stream;
+  return download_csr(stream.get(), a.view.n, a.view.rowptr, a.view.colind, a.view.values);
+}
+
+}  // namespace hetsparse::sptrsv

@@ -1,0 +1,142 @@
+// TriangularSolver's analysis of a host CSR or of a CSR in GPU memory, and its scheme choice; the
+// data registration and the solves are in triangular_solver.cpp.
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "codelets/sptrsv/sptrsv_codelet.hpp"
+#include "hetsparse/error.hpp"
+#include "sptrsv/selection_store.hpp"
+#include "sptrsv/triangular_solver.hpp"
+
+namespace hetsparse::sptrsv {
+
+AnalysisOptions TriangularSolver::analysis_options(const TriangularSolveOptions& options, bool gpu) const {
+  AnalysisOptions analysis = options.analysis;
+  if (gpu && options.calibrated_fusion_threshold) {
+    const std::string name = cuda_device_name();
+    if (!name.empty()) {
+      const SelectionStore store(resolve_perfmodel_dir(options.perfmodel_dir), name);
+      if (const std::optional<double> t = store.fusion_threshold()) analysis.fusion_threshold = *t;
+    }
+  }
+  return analysis;
+}
+
+namespace {
+
+// InvalidArgument for options this build cannot honour; whether solves may go to CUDA workers.
+bool check_options(const TriangularSolveOptions& options) {
+  const std::vector<std::string> variants = codelets::sptrsv_cuda_variants();
+  if (variants.empty()) {
+    if (options.device == rt::Where::Cuda) {
+      throw InvalidArgument("TriangularSolver: device gpu asked for, but this build has no CUDA");
+    }
+    if (options.variant != "auto") {
+      throw InvalidArgument("TriangularSolver: scheme '" + options.variant + "' asked for, but this build has no CUDA");
+    }
+  } else if (options.variant != "auto") {
+    check_scheme(options.variant);  // InvalidArgument naming it
+  }
+  if (options.cpu_min_entries < 0 || options.cpu_chunks < 0)
+    throw InvalidArgument("TriangularSolver: cpu_min_entries and cpu_chunks must not be negative");
+  return !variants.empty() && options.device != rt::Where::Cpu;
+}
+
+}  // namespace
+
+void TriangularSolver::analyze(const Csr& T, Triangle tri, bool unit_diagonal, const TriangularSolveOptions& options) {
+  const bool gpu = check_options(options);
+  const AnalysisOptions analysis = analysis_options(options, gpu);
+  std::unique_ptr<TriangularPattern> pattern;
+  {
+    rt::PausedWorkers paused(rt_);  // host-only work: the workers' polling would slow it down
+    pattern = std::make_unique<TriangularPattern>(T, tri, unit_diagonal, analysis);
+  }
+  release_matrix();
+  device_.reset();
+  pattern_ = std::move(pattern);
+  analysis_ = analysis;
+  tri_ = tri;
+  unit_diagonal_ = unit_diagonal;
+  configure(options, gpu);
+  choose_scheme(options);
+  register_matrix();
+}
+
+void TriangularSolver::analyze_device(kernels::DeviceCsrView T, int cuda_device, Triangle tri, bool unit_diagonal,
+                                      const TriangularSolveOptions& options) {
+  if (codelets::sptrsv_cuda_variants().empty()) {
+    throw InvalidArgument("TriangularSolver::analyze_device: this build has no CUDA");
+  }
+  const bool gpu = check_options(options);
+  T.upper = tri == Triangle::Upper;
+  const AnalysisOptions analysis = analysis_options(options, gpu);
+  DeviceInputResult input = analyse_device_input(T, cuda_device, unit_diagonal, analysis);
+  if (!input.analysed) {  // the host analysis normalises it or names the faulty entry
+    analyze(input.host, tri, unit_diagonal, options);
+    return;
+  }
+  release_matrix();
+  pattern_.reset();
+  device_ = std::move(input.analysed);
+  analysis_ = analysis;
+  tri_ = tri;
+  unit_diagonal_ = unit_diagonal;
+  configure(options, gpu);
+  choose_scheme(options);
+  register_matrix();
+}
+
+void TriangularSolver::configure(const TriangularSolveOptions& options, bool gpu) {
+  device_where_ = options.device;
+  cpu_mode_ = options.cpu_mode;
+  cpu_min_entries_ = options.cpu_min_entries;
+  cpu_chunks_ = options.cpu_chunks;
+  cpu_fork_join_ = options.cpu_fork_join;
+  gpu_ = gpu;
+  selection_ = Selection{};
+  variant_index_ = -1;
+}
+
+void TriangularSolver::choose_scheme(const TriangularSolveOptions& options) {
+  if (!gpu_) {
+    variant_ = cpu_mode_ == CpuMode::Serial         ? "cpu_serial"
+               : cpu_mode_ == CpuMode::ParallelTask ? "cpu_parallel_task"
+                                                    : "cpu_level_tasks";
+    return;
+  }
+  if (options.variant == "auto") {
+    SelectionOptions so;
+    so.mode = options.select;
+    so.perfmodel_dir = options.perfmodel_dir;
+    so.matrix_name = options.matrix_name;
+    if (device_ && options.select != SelectMode::Search) {
+      const Shape sh = shape();
+      selection_ = select_scheme_by_model(device_->features, unpowered_candidates(sh.n, sh.nnz, sh.num_levels), so);
+    } else {
+      selection_ = select_scheme(host_pattern(), so);
+    }
+    variant_ = selection_.scheme;
+  } else {
+    variant_ = options.variant;
+  }
+  const std::vector<std::string> variants = codelets::sptrsv_cuda_variants();
+  if (check_scheme(variant_) == SchemeKind::Variant) {
+    variant_index_ = static_cast<int>(std::find(variants.begin(), variants.end(), variant_) - variants.begin());
+  } else {
+    worker_schemes_ = std::make_unique<WorkerSchemes>(host_pattern(), variant_);
+  }
+}
+
+const TriangularPattern& TriangularSolver::host_pattern() const {
+  if (!pattern_ && device_) {
+    rt::PausedWorkers paused(rt_);
+    pattern_ = std::make_unique<TriangularPattern>(download_normalised(*device_), tri_, unit_diagonal_, analysis_);
+  }
+  if (!pattern_) throw InvalidArgument("TriangularSolver::pattern before analyze");
+  return *pattern_;
+}
+
+}  // namespace hetsparse::sptrsv
