@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <limits>
+#include <string>
 
 #include "sptrsv/analysis_timing.hpp"
 
@@ -43,15 +44,25 @@ cli::Json report_device_analysis(const sptrsv::TriangularPattern& pattern, const
       .set("relative_error", a.relative_error)
       .set("in_solves", in_solves);
   const kernels::DeviceAnalysisPhases& p = a.phases;
+  const struct {
+    const char *key, *label;
+    double ms;
+  } steps[] = {{"check", "check", p.check},
+               {"copy", "copy", p.copy},
+               {"segments", "segments", p.segments},
+               {"levels", "level pass", p.levels},
+               {"schedule", "schedule", p.schedule},
+               {"level_copy", "level copy", p.level_copy},
+               {"level_segments", "level segments", p.level_segments},
+               {"statistics", "statistics", p.statistics}};
   cli::Json phases;
-  phases.set("check", p.check)
-      .set("copy", p.copy)
-      .set("segments", p.segments)
-      .set("levels", p.levels)
-      .set("schedule", p.schedule)
-      .set("level_copy", p.level_copy)
-      .set("level_segments", p.level_segments)
-      .set("statistics", p.statistics);
+  std::string by_step;
+  for (const auto& step : steps) {
+    phases.set(step.key, step.ms);
+    char part[64];
+    std::snprintf(part, sizeof(part), "%s%s %.2f", by_step.empty() ? "" : ", ", step.label, step.ms);
+    by_step += part;
+  }
   j.set("phases_ms", phases);
   if (!a.error.empty()) j.set("error", a.error);
   if (!a.mismatch.empty()) j.set("mismatch", a.mismatch);
@@ -61,10 +72,7 @@ cli::Json report_device_analysis(const sptrsv::TriangularPattern& pattern, const
       a.median_ms, a.min_ms, a.upload_ms, in_solves, variant.c_str(), a.solve_ms, a.relative_error,
       a.matches_host ? ", same as the host analysis" : ", DIFFERS: ",
       a.matches_host ? "" : (a.error.empty() ? a.mismatch : a.error).c_str());
-  std::fprintf(stderr,
-               "    by step (stream drained after each): check %.2f, copy %.2f, segments %.2f, level pass %.2f, "
-               "schedule %.2f, level copy %.2f, level segments %.2f, statistics %.2f ms\n",
-               p.check, p.copy, p.segments, p.levels, p.schedule, p.level_copy, p.level_segments, p.statistics);
+  std::fprintf(stderr, "    by step (stream drained after each): %s ms\n", by_step.c_str());
   return j;
 }
 

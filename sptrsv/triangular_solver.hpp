@@ -117,7 +117,11 @@ class TriangularSolver {
     const std::int64_t* level_nnz = nullptr;
   };
   Shape shape() const;
-  void configure(const TriangularSolveOptions& options, bool gpu);
+  // Takes over one analysis (the host pattern or the GPU one, the other null) with its options, then
+  // chooses the scheme and registers the matrix.
+  void install(std::unique_ptr<TriangularPattern> pattern, std::unique_ptr<DeviceAnalysed> device,
+               const AnalysisOptions& analysis, Triangle tri, bool unit_diagonal, const TriangularSolveOptions& options,
+               bool gpu);
   void choose_scheme(const TriangularSolveOptions& options);
   AnalysisOptions analysis_options(const TriangularSolveOptions& options, bool gpu) const;
   const TriangularPattern& host_pattern() const;

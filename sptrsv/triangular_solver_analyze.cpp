@@ -54,42 +54,32 @@ void TriangularSolver::analyze(const Csr& T, Triangle tri, bool unit_diagonal, c
     rt::PausedWorkers paused(rt_);  // host-only work: the workers' polling would slow it down
     pattern = std::make_unique<TriangularPattern>(T, tri, unit_diagonal, analysis);
   }
-  release_matrix();
-  device_.reset();
-  pattern_ = std::move(pattern);
-  analysis_ = analysis;
-  tri_ = tri;
-  unit_diagonal_ = unit_diagonal;
-  configure(options, gpu);
-  choose_scheme(options);
-  register_matrix();
+  install(std::move(pattern), nullptr, analysis, tri, unit_diagonal, options, gpu);
 }
 
 void TriangularSolver::analyze_device(kernels::DeviceCsrView T, int cuda_device, Triangle tri, bool unit_diagonal,
                                       const TriangularSolveOptions& options) {
-  if (codelets::sptrsv_cuda_variants().empty()) {
-    throw InvalidArgument("TriangularSolver::analyze_device: this build has no CUDA");
-  }
   const bool gpu = check_options(options);
   T.upper = tri == Triangle::Upper;
   const AnalysisOptions analysis = analysis_options(options, gpu);
-  DeviceInputResult input = analyse_device_input(T, cuda_device, unit_diagonal, analysis);
+  DeviceInputResult input =
+      analyse_device_input(T, cuda_device, unit_diagonal, analysis);  // InvalidArgument without CUDA
   if (!input.analysed) {  // the host analysis normalises it or names the faulty entry
     analyze(input.host, tri, unit_diagonal, options);
     return;
   }
+  install(nullptr, std::move(input.analysed), analysis, tri, unit_diagonal, options, gpu);
+}
+
+void TriangularSolver::install(std::unique_ptr<TriangularPattern> pattern, std::unique_ptr<DeviceAnalysed> device,
+                               const AnalysisOptions& analysis, Triangle tri, bool unit_diagonal,
+                               const TriangularSolveOptions& options, bool gpu) {
   release_matrix();
-  pattern_.reset();
-  device_ = std::move(input.analysed);
+  pattern_ = std::move(pattern);
+  device_ = std::move(device);
   analysis_ = analysis;
   tri_ = tri;
   unit_diagonal_ = unit_diagonal;
-  configure(options, gpu);
-  choose_scheme(options);
-  register_matrix();
-}
-
-void TriangularSolver::configure(const TriangularSolveOptions& options, bool gpu) {
   device_where_ = options.device;
   cpu_mode_ = options.cpu_mode;
   cpu_min_entries_ = options.cpu_min_entries;
@@ -98,6 +88,8 @@ void TriangularSolver::configure(const TriangularSolveOptions& options, bool gpu
   gpu_ = gpu;
   selection_ = Selection{};
   variant_index_ = -1;
+  choose_scheme(options);
+  register_matrix();
 }
 
 void TriangularSolver::choose_scheme(const TriangularSolveOptions& options) {

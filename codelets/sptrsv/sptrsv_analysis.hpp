@@ -42,6 +42,7 @@ struct DeviceCsrView {
 struct DeviceCheck {
   index_t first_invalid_row = -1;
   index_t first_unnormalised_row = -1;
+  std::int64_t nnz = 0;  // rowptr[n], read for the check's sizes (the analysis reuses it)
 };
 // One warp per row; waits for the stream.
 DeviceCheck check_triangle_cuda(cudaStream_t stream, const DeviceCsrView& t, bool unit_diagonal);
@@ -131,7 +132,7 @@ namespace device_analysis {
 index_t* fusion_segments_cuda(cudaStream_t stream, index_t n, const index_t* position_rowptr, bool reversed,
                               double threshold, const SplitRule& split, index_t& count);
 // Row sums on the device; longest_column through a column count of n ints.
-RowStatistics row_statistics_cuda(cudaStream_t stream, const TriangularDeviceView& t);
+RowStatistics row_statistics_cuda(cudaStream_t stream, const TriangularDeviceView& t, std::int64_t nnz);
 }  // namespace device_analysis
 
 }  // namespace hetsparse::kernels

@@ -164,15 +164,7 @@ void DeviceAnalysis::build(cudaStream_t stream, const DeviceCsrView& input, cons
   view_.upper = input.upper;
   level_ptr_.assign(1, 0);
   if (n == 0) return;
-  std::int64_t nnz = 0;
-  {
-    index_t last = 0;
-    check_cuda(cudaMemcpyAsync(&last, input.rowptr + n, sizeof(index_t), cudaMemcpyDeviceToHost, stream),
-               "cudaMemcpyAsync in DeviceAnalysis");
-    check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize in DeviceAnalysis");
-    nnz = last;
-  }
-  nnz_ = nnz;
+  const std::int64_t nnz = nnz_ = check.nnz;
   mark(stream, &DeviceAnalysisPhases::check);
   const auto copy = [&](auto* to, const auto* from, std::size_t count) {
     check_cuda(cudaMemcpyAsync(to, from, count * sizeof(*from), cudaMemcpyDeviceToDevice, stream),
@@ -213,7 +205,7 @@ void DeviceAnalysis::build(cudaStream_t stream, const DeviceCsrView& input, cons
   check_cuda(cudaGetLastError(), "level_kernel launch in DeviceAnalysis");
   mark(stream, &DeviceAnalysisPhases::levels);
   build_level_schedule(stream, options);
-  statistics_ = device_analysis::row_statistics_cuda(stream, view_);
+  statistics_ = device_analysis::row_statistics_cuda(stream, view_, nnz_);
   mark(stream, &DeviceAnalysisPhases::statistics);
   // The arrays came from the pool in `stream` order: other streams may use them once it is drained.
   check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize in DeviceAnalysis");

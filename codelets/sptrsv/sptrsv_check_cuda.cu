@@ -58,7 +58,7 @@ DeviceCheck check_triangle_cuda(cudaStream_t stream, const DeviceCsrView& t, boo
   Scratch<unsigned> words(2, stream);
   check_cuda(cudaMemsetAsync(words.get(), 0xff, 2 * sizeof(unsigned), stream),
              "cudaMemsetAsync in check_triangle_cuda");
-  const std::int64_t nnz = device_analysis::download(stream, t.rowptr + t.n, 1)[0];
+  const std::int64_t nnz = result.nnz = device_analysis::download(stream, t.rowptr + t.n, 1)[0];
   Scratch<index_t> owner(static_cast<std::size_t>(nnz), stream);
   Scratch<unsigned char> marks(2 * static_cast<std::size_t>(t.n), stream);  // bad rows, then unsorted rows
   unsigned char* bad_row = marks.get();

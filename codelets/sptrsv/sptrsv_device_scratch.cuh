@@ -16,7 +16,7 @@ namespace hetsparse::kernels::device_analysis {
 
 // The analysis allocates from a stream-ordered pool of its own on the current device, which keeps
 // what was freed (no release threshold): cudaMalloc and cudaFree synchronise the device and took
-// tens of microseconds each, some thirty of them per analysis. Defined in sptrsv_analysis_cuda.cu;
+// tens of microseconds each, some thirty of them per analysis. Defined in sptrsv_analysis_pool_cuda.cu;
 // kernels::release_analysis_memory() trims it.
 cudaMemPool_t analysis_pool();
 

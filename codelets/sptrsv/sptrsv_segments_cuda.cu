@@ -183,7 +183,7 @@ index_t* fusion_segments_cuda(cudaStream_t stream, index_t n, const index_t* pos
   return static_cast<index_t*>(segments);
 }
 
-RowStatistics row_statistics_cuda(cudaStream_t stream, const TriangularDeviceView& t) {
+RowStatistics row_statistics_cuda(cudaStream_t stream, const TriangularDeviceView& t, std::int64_t nnz) {
   RowStatistics s;
   if (t.n == 0) return s;
   Scratch<RowSums> partial(kStatisticsBlocks, stream);
@@ -192,7 +192,7 @@ RowStatistics row_statistics_cuda(cudaStream_t stream, const TriangularDeviceVie
   Scratch<int> columns(static_cast<std::size_t>(t.n), stream), longest_column(1, stream);
   check_cuda(cudaMemsetAsync(columns.get(), 0, static_cast<std::size_t>(t.n) * sizeof(int), stream),
              "cudaMemsetAsync in row_statistics_cuda");
-  s.nnz = download(stream, t.rowptr + t.n, 1)[0];
+  s.nnz = nnz;
   column_count_kernel<<<4 * kStatisticsBlocks, kThreads, 0, stream>>>(s.nnz, t.colind, columns.get());
   check_cuda(cudaGetLastError(), "column_count_kernel launch in row_statistics_cuda");
   run_cub("cub::DeviceReduce::Max in row_statistics_cuda", stream, [&](void* temp, std::size_t& bytes) {
@@ -206,9 +206,9 @@ RowStatistics row_statistics_cuda(cudaStream_t stream, const TriangularDeviceVie
     s.inverse_distance_sum += p.inverse_distance;
   }
   // sum (len - mean)^2 = sum len^2 - nnz^2 / n, from exact integer sums.
-  const long double nnz = static_cast<long double>(s.nnz);
+  const long double entries = static_cast<long double>(nnz);
   s.row_length_squares =
-      static_cast<double>(static_cast<long double>(squares) - nnz * nnz / static_cast<long double>(t.n));
+      static_cast<double>(static_cast<long double>(squares) - entries * entries / static_cast<long double>(t.n));
   return s;
 }
 
