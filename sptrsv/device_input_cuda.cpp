@@ -43,6 +43,13 @@ Csr download_csr(cudaStream_t stream, index_t n, const index_t* rowptr, const in
   c.rows = c.cols = n;
   const std::vector<index_t> ptr = download(stream, rowptr, static_cast<std::size_t>(n) + 1);
   check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize in analyze_device");
+  for (index_t i = 0; i < n; ++i) {  // the entries' count and places come from it: check it first
+    if ((i == 0 && ptr[0] != 0) || ptr[static_cast<std::size_t>(i) + 1] < ptr[static_cast<std::size_t>(i)]) {
+      throw InvalidArgument(
+          "TriangularSolver::analyze_device: the row pointer " +
+          (i == 0 && ptr[0] != 0 ? std::string("does not start at 0") : "decreases after row " + std::to_string(i)));
+    }
+  }
   c.rowptr.assign(ptr.begin(), ptr.end());
   const auto nnz = static_cast<std::size_t>(ptr.back());
   c.colind = download(stream, colind, nnz);

@@ -37,14 +37,15 @@ struct DeviceCsrView {
 
 // What check_triangle_cuda found: the lowest row with an entry the analysis must reject (a
 // non-finite value, an entry on the wrong side of the diagonal, a missing or zero diagonal when the
-// diagonal is not unit), and the lowest row not already in normalised form (columns strictly
-// increasing, the diagonal stored in its slot: last for lower, first for upper). -1: none.
+// diagonal is not unit) or whose row pointer decreases (row 0: rowptr[0] != 0; then nothing else is
+// checked), and the lowest row not already in normalised form (columns strictly increasing, the
+// diagonal stored in its slot: last for lower, first for upper). -1: none.
 struct DeviceCheck {
   index_t first_invalid_row = -1;
   index_t first_unnormalised_row = -1;
   std::int64_t nnz = 0;  // rowptr[n], read for the check's sizes (the analysis reuses it)
 };
-// One warp per row; waits for the stream.
+// Waits for the stream.
 DeviceCheck check_triangle_cuda(cudaStream_t stream, const DeviceCsrView& t, bool unit_diagonal);
 
 struct DeviceAnalysisOptions {
@@ -131,6 +132,9 @@ namespace device_analysis {
 // 2 * count + 1 entries from the analysis pool (cudaFreeAsync).
 index_t* fusion_segments_cuda(cudaStream_t stream, index_t n, const index_t* position_rowptr, bool reversed,
                               double threshold, const SplitRule& split, index_t& count);
+// The sync-free level pass (sptrsv_level_pass_cuda.cu): flags[row] = level + 1 for every row of t,
+// which has its natural-order segments; counter (an unsigned) and the n flags start at zero.
+void level_pass_cuda(cudaStream_t stream, const TriangularDeviceView& t, unsigned* counter, int* flags);
 // Row sums on the device; longest_column through a column count of n ints.
 RowStatistics row_statistics_cuda(cudaStream_t stream, const TriangularDeviceView& t, std::int64_t nnz);
 }  // namespace device_analysis

@@ -1,100 +1,20 @@
-// The SpTRSV analysis on the GPU: DeviceAnalysis's driver and the sync-free level pass. The check
-// is in sptrsv_check_cuda.cu, the level schedule in sptrsv_level_schedule_cuda.cu, fusion segments
+// The SpTRSV analysis on the GPU: DeviceAnalysis's driver. The check is in sptrsv_check_cuda.cu, the
+// level pass in sptrsv_level_pass_cuda.cu, the level schedule in sptrsv_level_schedule_cuda.cu, fusion segments
 // and row statistics in sptrsv_segments_cuda.cu, the memory pool in sptrsv_analysis_pool_cuda.cu.
 #include <chrono>
 #include <cmath>
 #include <cstdint>
-#include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_reduce.cuh>
-#include <cub/device/device_scan.cuh>
 #include <string>
 #include <vector>
 
 #include "codelets/common/cuda_check.hpp"
 #include "codelets/sptrsv/sptrsv_analysis.hpp"
-#include "codelets/sptrsv/sptrsv_device_rows.cuh"
 #include "codelets/sptrsv/sptrsv_device_scratch.cuh"
 
 namespace hetsparse::kernels {
 namespace {
 
-using namespace sptrsv_device;
-
-// The level pass's flag: 0 until the row's level is known, then level + 1. The flag is the data,
-// so relaxed loads (flag_relaxed) and stores suffice (nothing else is published with it).
-__device__ __forceinline__ void set_flag(int* flags, index_t row, int value) {
-  cuda::atomic_ref<int, cuda::thread_scope_device>(flags[row]).store(value, cuda::memory_order_relaxed);
-}
-
-constexpr int kLevelBatch = 8;  // flags a lane loads at once on a warp-level row
-
-// A whole row by the warp: lanes stride over the off-diagonals kLevelBatch at a time.
-template <bool Upper>
-__device__ void warp_row_level(const Rows& m, index_t row, int* flags) {
-  const index_t first = m.rowptr[row], last = m.rowptr[row + 1];
-  const index_t off_begin = Upper ? first + 1 : first, off_end = Upper ? last : last - 1;
-  int highest = 0;
-  // 64-bit positions: base + 32 * kLevelBatch may pass 2^31 - 1 near the end of a large matrix.
-  for (std::int64_t base = off_begin + static_cast<std::int64_t>(threadIdx.x % kWarp); base < off_end;
-       base += static_cast<std::int64_t>(kWarp) * kLevelBatch) {
-    int seen[kLevelBatch];
-#pragma unroll
-    for (int u = 0; u < kLevelBatch; ++u) {
-      const std::int64_t p = base + u * static_cast<std::int64_t>(kWarp);
-      seen[u] = p < off_end ? flag_relaxed(flags, __ldg(m.colind + p)) : 1;
-    }
-#pragma unroll
-    for (int u = 0; u < kLevelBatch; ++u) {
-      const std::int64_t p = base + u * static_cast<std::int64_t>(kWarp);
-      for (Backoff backoff; seen[u] == 0; seen[u] = flag_relaxed(flags, __ldg(m.colind + p))) backoff.wait();
-      highest = max(highest, seen[u]);
-    }
-  }
-#pragma unroll
-  for (unsigned offset = kWarp / 2; offset > 0; offset /= 2) {
-    highest = max(highest, __shfl_xor_sync(kFullMask, highest, offset));
-  }
-  if (threadIdx.x % kWarp == 0) set_flag(flags, row, highest + 1);
-}
-
-// A row by one thread, writing first as solve_row_thread (walk_writing_first): the highest flag of
-// its dependencies, taken while they are set.
-template <bool Upper>
-__device__ void thread_row_level(const Rows& m, index_t row, int* flags) {
-  int highest = 0;
-  walk_writing_first<Upper>(m, row, m.rowptr[row], m.rowptr[row + 1], [&](index_t col, index_t) {
-    const int f = flag_relaxed(flags, col);
-    highest = max(highest, f);
-    return f > 0;
-  });
-  set_flag(flags, row, highest + 1);
-}
-
-// One natural-order fusion segment by the warp. A split row is done whole by the warp of its last part.
-template <bool Upper>
-__device__ void level_segment(const Rows& m, const index_t* __restrict__ segments, index_t num_segments,
-                              index_t segment, int* flags) {
-  const index_t begin = __ldg(segments + segment), end = __ldg(segments + segment + 1);
-  const index_t code = __ldg(segments + num_segments + 1 + segment);
-  const auto row_at = [&](index_t position) { return Upper ? m.n - 1 - position : position; };
-  if (code != 0 || end - begin == 1) {
-    if (end > begin) warp_row_level<Upper>(m, row_at(begin), flags);
-  } else {
-    const auto lane = static_cast<index_t>(threadIdx.x % kWarp);
-    if (lane < end - begin) thread_row_level<Upper>(m, row_at(begin + lane), flags);
-  }
-}
-
-// The solve's claim protocol over the natural-order fusion segments (deadlock freedom: see
-// sptrsv_device_rows.cuh). A split row is done whole by the warp of its last part.
-// A warp per claimed segment. (Claiming several consecutive segments per warp, to spread the
-// resident warps over more of a stencil's grid, made the pass 1.4-300x slower on every anchor.)
-template <bool Upper>
-__global__ void __launch_bounds__(kBlockThreads, kMinBlocksPerSm)
-    level_kernel(Rows m, const index_t* __restrict__ segments, index_t num_segments, int* flags, unsigned* next_item) {
-  const unsigned segment = claim_item(next_item);
-  if (segment < static_cast<unsigned>(num_segments)) level_segment<Upper>(m, segments, num_segments, segment, flags);
-}
+constexpr unsigned kBlockThreads = 256;
 
 __global__ void unit_diagonal_kernel(index_t n, bool upper, const index_t* rowptr, double* values) {
   const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -193,16 +113,7 @@ void DeviceAnalysis::build(cudaStream_t stream, const DeviceCsrView& input, cons
   check_cuda(cudaMemsetAsync(words, 0, (static_cast<std::size_t>(n) + 1) * sizeof(int), stream),
              "cudaMemsetAsync in DeviceAnalysis");
   row_level_plus_one_ = words + 1;
-  const Rows m{n, view_.rowptr, view_.colind, view_.values, nullptr, false};
-  const unsigned blocks = blocks_for_warps(view_.num_segments);
-  auto* counter = reinterpret_cast<unsigned*>(words);
-  if (input.upper) {
-    level_kernel<true><<<blocks, kBlockThreads, 0, stream>>>(m, view_.segments, view_.num_segments, words + 1, counter);
-  } else {
-    level_kernel<false>
-        <<<blocks, kBlockThreads, 0, stream>>>(m, view_.segments, view_.num_segments, words + 1, counter);
-  }
-  check_cuda(cudaGetLastError(), "level_kernel launch in DeviceAnalysis");
+  device_analysis::level_pass_cuda(stream, view_, reinterpret_cast<unsigned*>(words), row_level_plus_one_);
   mark(stream, &DeviceAnalysisPhases::levels);
   build_level_schedule(stream, options);
   statistics_ = device_analysis::row_statistics_cuda(stream, view_, nnz_);

@@ -1,5 +1,6 @@
-// The GPU analysis's structural check (check_triangle_cuda): a pass over the entries, each finding
-// its row through device_analysis::entry_owners, then a pass over the rows.
+// The GPU analysis's structural check (check_triangle_cuda): the row pointer first (the other
+// passes trust it), then a pass over the entries in tiles (sptrsv_entry_tiles.cuh), then one over
+// the rows.
 #include <cstdint>
 #include <type_traits>
 #include <vector>
@@ -7,6 +8,7 @@
 #include "codelets/common/cuda_check.hpp"
 #include "codelets/sptrsv/sptrsv_analysis.hpp"
 #include "codelets/sptrsv/sptrsv_device_scratch.cuh"
+#include "codelets/sptrsv/sptrsv_entry_tiles.cuh"
 
 namespace hetsparse::kernels {
 namespace {
@@ -15,16 +17,23 @@ constexpr unsigned kThreads = 256;
 
 unsigned blocks_for(std::int64_t threads) { return static_cast<unsigned>((threads + kThreads - 1) / kThreads); }
 
-// The check's entry pass, a thread per entry (its row from device_analysis::entry_owners): marks
-// the rows holding an entry to reject and the rows whose columns do not increase.
+// rowptr[0] == 0 and rowptr nondecreasing, else the lowest row where it fails lands in *first_bad.
+__global__ void check_pointer_kernel(index_t n, const index_t* rowptr, unsigned* first_bad) {
+  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n && ((i == 0 && rowptr[0] != 0) || rowptr[i + 1] < rowptr[i]))
+    atomicMin(first_bad, static_cast<unsigned>(i));
+}
+
+// The check's entry pass, a thread per entry of a tile: marks the rows holding an entry to reject
+// and the rows whose columns do not increase.
 template <bool Upper>
-__global__ void check_entries_kernel(DeviceCsrView t, std::int64_t nnz, const index_t* owner, unsigned char* bad_row,
-                                     unsigned char* unsorted_row) {
-  const std::int64_t q = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (q >= nnz) return;
-  const index_t row = owner[q], col = t.colind[q];
-  if (!isfinite(t.values[q]) || col < 0 || col >= t.n || (Upper ? col < row : col > row)) bad_row[row] = 1;
-  if (q > t.rowptr[row] && t.colind[q - 1] >= col) unsorted_row[row] = 1;
+__global__ void __launch_bounds__(device_analysis::kTileThreads)
+    check_entries_kernel(DeviceCsrView t, std::int64_t nnz, unsigned char* bad_row, unsigned char* unsorted_row) {
+  device_analysis::for_each_tile_entry(t.n, t.rowptr, nnz, [&](std::int64_t q, index_t row, index_t row_begin) {
+    const index_t col = t.colind[q];
+    if (!isfinite(t.values[q]) || col < 0 || col >= t.n || (Upper ? col < row : col > row)) bad_row[row] = 1;
+    if (q > row_begin && t.colind[q - 1] >= col) unsorted_row[row] = 1;
+  });
 }
 
 // The check's row pass, a thread per row: the diagonal's slot and the verdict; the lowest offending
@@ -55,28 +64,37 @@ DeviceCheck check_triangle_cuda(cudaStream_t stream, const DeviceCsrView& t, boo
   DeviceCheck result;
   if (t.n == 0) return result;
   using device_analysis::Scratch;
-  Scratch<unsigned> words(2, stream);
-  check_cuda(cudaMemsetAsync(words.get(), 0xff, 2 * sizeof(unsigned), stream),
+  // First invalid row, first unnormalised row, first bad pointer, then rowptr[n]: one download.
+  Scratch<unsigned> words(4, stream);
+  check_cuda(cudaMemsetAsync(words.get(), 0xff, 3 * sizeof(unsigned), stream),
              "cudaMemsetAsync in check_triangle_cuda");
-  const std::int64_t nnz = result.nnz = device_analysis::download(stream, t.rowptr + t.n, 1)[0];
-  Scratch<index_t> owner(static_cast<std::size_t>(nnz), stream);
+  check_pointer_kernel<<<blocks_for(t.n), kThreads, 0, stream>>>(t.n, t.rowptr, words.get() + 2);
+  check_cuda(cudaGetLastError(), "check_pointer_kernel launch in check_triangle_cuda");
+  check_cuda(cudaMemcpyAsync(words.get() + 3, t.rowptr + t.n, sizeof(index_t), cudaMemcpyDeviceToDevice, stream),
+             "cudaMemcpyAsync in check_triangle_cuda");
+  const std::vector<unsigned> pointer = device_analysis::download(stream, words.get() + 2, 2);
+  if (pointer[0] != ~0u) {
+    result.first_invalid_row = static_cast<index_t>(pointer[0]);
+    return result;
+  }
+  const std::int64_t nnz = result.nnz = static_cast<index_t>(pointer[1]);
   Scratch<unsigned char> marks(2 * static_cast<std::size_t>(t.n), stream);  // bad rows, then unsorted rows
   unsigned char* bad_row = marks.get();
   unsigned char* unsorted_row = marks.get() + t.n;
   check_cuda(cudaMemsetAsync(marks.get(), 0, 2 * static_cast<std::size_t>(t.n), stream),
              "cudaMemsetAsync in check_triangle_cuda");
-  device_analysis::entry_owners(stream, t.n, t.rowptr, nnz, owner.get());
   const auto check = [&](auto upper) {
     constexpr bool Upper = decltype(upper)::value;
     if (nnz > 0) {
-      check_entries_kernel<Upper><<<blocks_for(nnz), kThreads, 0, stream>>>(t, nnz, owner.get(), bad_row, unsorted_row);
+      check_entries_kernel<Upper><<<device_analysis::tiles_for(nnz), device_analysis::kTileThreads, 0, stream>>>(
+          t, nnz, bad_row, unsorted_row);
     }
     check_rows_kernel<Upper><<<blocks_for(t.n), kThreads, 0, stream>>>(t, unit_diagonal, bad_row, unsorted_row,
                                                                        words.get(), words.get() + 1);
   };
   t.upper ? check(std::true_type{}) : check(std::false_type{});
   check_cuda(cudaGetLastError(), "check kernel launch in check_triangle_cuda");
-  const std::vector<unsigned> found = words.download();
+  const std::vector<unsigned> found = device_analysis::download(stream, words.get(), 2);
   const auto row = [](unsigned w) { return w == ~0u ? index_t{-1} : static_cast<index_t>(w); };
   result.first_invalid_row = row(found[0]);
   result.first_unnormalised_row = row(found[1]);

@@ -216,7 +216,7 @@ __device__ __forceinline__ void solve_row_warp(const Rows& m, Slot slot, index_t
 // position, or a dependency still being solved, and the thread checks again without blocking its
 // warp: other lanes, possibly solving that very dependency, keep going. The walk ends on the
 // diagonal because the analysis put it last in walk order; entries are taken in walk order whatever
-// the timing. Shared by the solve and the GPU analysis's level pass.
+// the timing.
 template <bool Upper, typename Take>
 __device__ __forceinline__ index_t walk_writing_first(const Rows& m, index_t row, index_t first, index_t last,
                                                       Take&& take) {

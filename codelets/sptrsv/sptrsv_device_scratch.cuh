@@ -71,11 +71,4 @@ void run_cub(const char* what, cudaStream_t stream, Call&& call) {
   check_cuda(call(temp.get(), bytes), what);
 }
 
-// owner[q] = the k whose range [ptr[k], ptr[k + 1]) holds entry q, for the nnz entries behind a
-// pointer array of n ranges (empty ranges own nothing): each non-empty range's k is put at its first
-// entry, then a running maximum fills the rest. Lets per-entry kernels find their row: one warp or
-// group per row left most lanes idle on rows of four entries and gave a 47k-entry hub row to a
-// single warp. Defined in sptrsv_level_schedule_cuda.cu.
-void entry_owners(cudaStream_t stream, index_t n, const index_t* ptr, std::int64_t nnz, index_t* owner);
-
 }  // namespace hetsparse::kernels::device_analysis

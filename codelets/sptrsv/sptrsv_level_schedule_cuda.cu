@@ -5,11 +5,11 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
-#include <cuda/functional>
 
 #include "codelets/common/cuda_check.hpp"
 #include "codelets/sptrsv/sptrsv_analysis.hpp"
 #include "codelets/sptrsv/sptrsv_device_scratch.cuh"
+#include "codelets/sptrsv/sptrsv_entry_tiles.cuh"
 
 namespace hetsparse::kernels {
 namespace {
@@ -49,23 +49,16 @@ __global__ void level_nnz_kernel(index_t levels, const index_t* level_ptr, const
   if (l < levels) level_nnz[l] = level_rowptr[level_ptr[l + 1]] - level_rowptr[level_ptr[l]];
 }
 
-// A thread per entry of the level-ordered copy, its level position from entry_owners.
-__global__ void level_copy_kernel(std::int64_t nnz, const index_t* rowptr, const index_t* colind, const double* values,
-                                  const index_t* level_rows, const index_t* level_rowptr, const index_t* owner,
-                                  index_t* level_colind, double* level_values) {
-  const std::int64_t q = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (q >= nnz) return;
-  const index_t k = owner[q];
-  const std::int64_t from = rowptr[level_rows[k]] + (q - level_rowptr[k]);
-  level_colind[q] = colind[from];
-  level_values[q] = values[from];
-}
-
-// The first entry of each non-empty range gets the range's index (at most one non-empty range
-// starts at any entry).
-__global__ void range_start_kernel(index_t n, const index_t* ptr, index_t* owner) {
-  const std::int64_t k = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (k < n && ptr[k] < ptr[k + 1]) owner[ptr[k]] = static_cast<index_t>(k);
+// A thread per entry of the level-ordered copy, in tiles (its level position k from the tile's search).
+__global__ void __launch_bounds__(device_analysis::kTileThreads)
+    level_copy_kernel(index_t n, std::int64_t nnz, const index_t* rowptr, const index_t* colind, const double* values,
+                      const index_t* level_rows, const index_t* level_rowptr, index_t* level_colind,
+                      double* level_values) {
+  device_analysis::for_each_tile_entry(n, level_rowptr, nnz, [&](std::int64_t q, index_t k, index_t k_begin) {
+    const std::int64_t from = rowptr[level_rows[k]] + (q - k_begin);
+    level_colind[q] = colind[from];
+    level_values[q] = values[from];
+  });
 }
 
 int bits_for(int value) {
@@ -124,11 +117,10 @@ void DeviceAnalysis::build_level_schedule(cudaStream_t stream, const DeviceAnaly
     const auto nnz = static_cast<std::size_t>(nnz_);
     auto* level_colind = allocate<index_t>(stream, nnz);
     auto* level_values = allocate<double>(stream, nnz);
-    Scratch<index_t> owner(nnz, stream);
-    device_analysis::entry_owners(stream, n, level_rowptr, nnz_, owner.get());
-    level_copy_kernel<<<blocks_for(nnz_), kThreads, 0, stream>>>(nnz_, view_.rowptr, view_.colind, view_.values,
-                                                                 level_rows, level_rowptr, owner.get(), level_colind,
-                                                                 level_values);
+    if (nnz_ > 0) {
+      level_copy_kernel<<<device_analysis::tiles_for(nnz_), device_analysis::kTileThreads, 0, stream>>>(
+          n, nnz_, view_.rowptr, view_.colind, view_.values, level_rows, level_rowptr, level_colind, level_values);
+    }
     check_cuda(cudaGetLastError(), "level_copy_kernel launch in DeviceAnalysis");
     view_.level_rowptr = level_rowptr;
     view_.level_colind = level_colind;
@@ -143,18 +135,4 @@ void DeviceAnalysis::build_level_schedule(cudaStream_t stream, const DeviceAnaly
   mark(stream, &DeviceAnalysisPhases::level_segments);
 }
 
-namespace device_analysis {
-
-void entry_owners(cudaStream_t stream, index_t n, const index_t* ptr, std::int64_t nnz, index_t* owner) {
-  if (nnz == 0) return;
-  check_cuda(cudaMemsetAsync(owner, 0, static_cast<std::size_t>(nnz) * sizeof(index_t), stream),
-             "cudaMemsetAsync in entry_owners");
-  range_start_kernel<<<blocks_for(n), kThreads, 0, stream>>>(n, ptr, owner);
-  check_cuda(cudaGetLastError(), "range_start_kernel launch in entry_owners");
-  run_cub("cub::DeviceScan::InclusiveScan in entry_owners", stream, [&](void* temp, std::size_t& bytes) {
-    return cub::DeviceScan::InclusiveScan(temp, bytes, owner, owner, cuda::maximum<index_t>{}, nnz, stream);
-  });
-}
-
-}  // namespace device_analysis
 }  // namespace hetsparse::kernels

@@ -87,15 +87,37 @@ TEST_F(DeviceAnalysisTest, MatchesHostAnalysisOnEveryTriangle) {
       EXPECT_EQ(device.level_nnz(), host.level_nnz());
       EXPECT_EQ(device.download_level_rows(stream_), host.level_rows());
       const kernels::TriangularView h = host.host_view();
-      EXPECT_EQ(download_device(stream_, v.level_rowptr, n + 1), std::vector<index_t>(h.level_rowptr, h.level_rowptr + n + 1));
-      EXPECT_EQ(download_device(stream_, v.level_colind, nnz), std::vector<index_t>(h.level_colind, h.level_colind + nnz));
-      EXPECT_EQ(download_device(stream_, v.level_values, nnz), std::vector<double>(h.level_values, h.level_values + nnz));
+      EXPECT_EQ(download_device(stream_, v.level_rowptr, n + 1),
+                std::vector<index_t>(h.level_rowptr, h.level_rowptr + n + 1));
+      EXPECT_EQ(download_device(stream_, v.level_colind, nnz),
+                std::vector<index_t>(h.level_colind, h.level_colind + nnz));
+      EXPECT_EQ(download_device(stream_, v.level_values, nnz),
+                std::vector<double>(h.level_values, h.level_values + nnz));
       EXPECT_EQ(device.download_segments(stream_, SolveOrder::Natural), host.segments());
       EXPECT_EQ(device.download_segments(stream_, SolveOrder::Level), host.level_segments());
       expect_same_features(
           host.features(),
           sptrsv::features_from_statistics(device.statistics(), host.rows(), v.num_levels, device.level_ptr().data(),
                                            device.level_nnz().data(), host.features().pf_min_rows));
+    }
+  }
+}
+
+// With every row of two or more off-diagonals cut into parts (rule 1/1), the
+// level pass does each as a heavy row by the warp of its last part: the
+// levels must still be the host's.
+TEST_F(DeviceAnalysisTest, LevelsOfSplitRowsAreTheHosts) {
+  for (const std::string& name : sptrsv_matrix_names()) {
+    for (const Triangle tri : {Triangle::Lower, Triangle::Upper}) {
+      SCOPED_TRACE(name + (tri == Triangle::Upper ? " upper" : " lower"));
+      sptrsv::AnalysisOptions host_options;
+      host_options.split_rule = {1, 1};
+      const sptrsv::TriangularPattern host(solver_input(sptrsv_matrix(name), tri, false, 5), tri, false, host_options);
+      const DeviceInput input = normalised_input(stream_, host);
+      kernels::DeviceAnalysisOptions o = options(false, host.fusion_threshold());
+      o.split_rule = host_options.split_rule;
+      const DeviceAnalysis device(stream_, input.view(), o);
+      EXPECT_EQ(device.download_row_levels(stream_), host.row_level());
     }
   }
 }
@@ -114,8 +136,8 @@ TEST_F(DeviceAnalysisTest, HubRowsAreSplitAsOnTheHost) {
         sptrsv::AnalysisOptions host_options;
         host_options.fusion_threshold = threshold;
         host_options.split_rule = rule;
-        const sptrsv::TriangularPattern host(solver_input(sptrsv_matrix(name), Triangle::Upper, false, 3), Triangle::Upper, false,
-                                             host_options);
+        const sptrsv::TriangularPattern host(solver_input(sptrsv_matrix(name), Triangle::Upper, false, 3),
+                                             Triangle::Upper, false, host_options);
         const DeviceInput input = normalised_input(stream_, host);
         kernels::DeviceAnalysisOptions device_options = options(false, threshold);
         device_options.split_rule = rule;
@@ -198,6 +220,17 @@ TEST_F(DeviceAnalysisTest, CheckNamesTheFirstFaultyRows) {
     EXPECT_EQ(check.first_unnormalised_row, r2);
     EXPECT_THROW(DeviceAnalysis(stream_, input.view(), {}), InvalidArgument);
   }
+  {
+    SCOPED_TRACE("decreasing row pointer");
+    Planted m = planted_lower(host);
+    m.rowptr[static_cast<std::size_t>(r1) + 1] = m.rowptr[static_cast<std::size_t>(r1)] - 1;
+    const DeviceInput input(stream_, m.rowptr, m.colind, m.values, false);
+    EXPECT_EQ(kernels::check_triangle_cuda(stream_, input.view(), false).first_invalid_row, r1);
+    m.rowptr = planted_lower(host).rowptr;
+    m.rowptr[0] = 1;
+    const DeviceInput shifted(stream_, m.rowptr, m.colind, m.values, false);
+    EXPECT_EQ(kernels::check_triangle_cuda(stream_, shifted.view(), false).first_invalid_row, 0);
+  }
   const DeviceInput clean = normalised_input(stream_, host);
   const kernels::DeviceCheck check = kernels::check_triangle_cuda(stream_, clean.view(), false);
   EXPECT_EQ(check.first_invalid_row, -1);
@@ -219,6 +252,33 @@ TEST_F(DeviceAnalysisTest, MissingDiagonalIsInvalidUnlessUnit) {
   EXPECT_EQ(unit.first_invalid_row, -1);
   EXPECT_EQ(unit.first_unnormalised_row,
             row);  // the host inserts the unit diagonal
+}
+
+// 3000 empty rows (unit diagonal, none stored) put more rows under one tile
+// of entries than its shared-memory slice holds: the check searches the row
+// pointer in place there and must still find the row of each entry.
+TEST_F(DeviceAnalysisTest, CheckFindsRowsAcrossEmptyRows) {
+  const index_t n = 6000, gap_begin = 1000, gap_end = 4000;
+  std::vector<index_t> rowptr{0}, colind;
+  std::vector<double> values;
+  for (index_t i = 0; i < n; ++i) {
+    if (i < gap_begin || i >= gap_end) {
+      for (const index_t col : {i - 7, i - 1, i}) {
+        if (col < 0) continue;
+        colind.push_back(col);
+        values.push_back(1.5 + 0.001 * static_cast<double>((i * 7 + col) % 97));
+      }
+    }
+    rowptr.push_back(static_cast<index_t>(colind.size()));
+  }
+  const DeviceInput clean(stream_, rowptr, colind, values, false);
+  kernels::DeviceCheck check = kernels::check_triangle_cuda(stream_, clean.view(), true);
+  EXPECT_EQ(check.first_invalid_row, -1);
+  EXPECT_EQ(check.first_unnormalised_row, gap_begin);                       // no diagonal stored: the host inserts it
+  colind[static_cast<std::size_t>(rowptr[gap_end + 1] - 1)] = gap_end + 1;  // above the diagonal
+  const DeviceInput faulty(stream_, rowptr, colind, values, false);
+  check = kernels::check_triangle_cuda(stream_, faulty.view(), true);
+  EXPECT_EQ(check.first_invalid_row, gap_end);
 }
 
 }  // namespace

@@ -63,8 +63,8 @@ TEST(TriangularSolverGpu, AnalyzeDeviceInputAnalysesOnTheGpu) {
         normalised.values = host.values();
         const DeviceCsr input = upload(normalised);
         for (const std::string v : {"yuenyeung", "syncfree_levelorder", "cusparse", "auto"}) {
-          const std::string what = std::string(c.name) + (tri == Triangle::Upper ? " upper " : " lower ") +
-                                   (unit ? "unit " : "") + v;
+          const std::string what =
+              std::string(c.name) + (tri == Triangle::Upper ? " upper " : " lower ") + (unit ? "unit " : "") + v;
           sptrsv::TriangularSolver s(r);
           sptrsv::TriangularSolveOptions o;
           o.device = rt::Where::Cuda;
@@ -112,6 +112,15 @@ TEST(TriangularSolverGpu, AnalyzeDeviceInputFallsBackToTheHost) {
     EXPECT_NE(std::string(e.what()).find(std::to_string(row)), std::string::npos) << e.what();
   }
   EXPECT_THROW(s.analyze_device(bad.view(), 7, Triangle::Lower, false, o), InvalidArgument);  // no such device
+  std::vector<index_t> rowptr = host.rowptr();
+  rowptr[static_cast<std::size_t>(row) + 1] = rowptr[static_cast<std::size_t>(row)] - 1;
+  const DeviceCsr bad_pointer(rowptr, host.colind(), host.values());
+  try {
+    s.analyze_device(bad_pointer.view(), 0, Triangle::Lower, false, o);
+    ADD_FAILURE() << "a decreasing row pointer was accepted";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("decreases after row " + std::to_string(row)), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace
