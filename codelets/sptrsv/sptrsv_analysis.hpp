@@ -79,9 +79,10 @@ void release_analysis_memory();
 // the same matrix (tests/sptrsv/test_sptrsv_device_analysis_cuda.cpp). Runs on `stream` and waits
 // for it; the destructor waits for the device before it frees. Not copyable.
 //
-// Levels come from a sync-free pass like the solve (one warp claims a fusion segment, thread-level or
-// warp-level rows, flags in claim order: deadlock freedom as in sptrsv_device_rows.cuh) whose flag
-// is the row's level + 1; a stable radix sort by level gives level_rows.
+// Levels come from a sync-free pass like the solve (one warp claims a fusion segment, its light rows
+// in lockstep rounds or its heavy row by the whole warp, flags in claim order: deadlock freedom as in
+// sptrsv_device_rows.cuh; sptrsv_level_pass_cuda.cu) whose flag is the row's level + 1; a stable
+// radix sort by level gives level_rows.
 class DeviceAnalysis {
  public:
   DeviceAnalysis(cudaStream_t stream, const DeviceCsrView& input, const DeviceAnalysisOptions& options);
