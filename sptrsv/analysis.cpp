@@ -25,8 +25,9 @@ void check_threshold(double threshold) {
 
 void check_split_rule(const kernels::SplitRule& split) {
   if (split.min_off_diagonals < 1 || split.entries_per_part < 1) {
-    throw InvalidArgument("sptrsv analysis: a split rule needs rows of >= 1 off-diagonal and parts of >= 1 entry, got " +
-                          std::to_string(split.min_off_diagonals) + " and " + std::to_string(split.entries_per_part));
+    throw InvalidArgument(
+        "sptrsv analysis: a split rule needs rows of >= 1 off-diagonal and parts of >= 1 entry, got " +
+        std::to_string(split.min_off_diagonals) + " and " + std::to_string(split.entries_per_part));
   }
 }
 
@@ -61,14 +62,10 @@ std::vector<index_t> fusion_segments(const kernels::TriangularView& t, double th
     const std::int64_t entries = entries_at(t, order, start, end);
     if (static_cast<double>(entries) >= threshold * static_cast<double>(end - start)) {
       for (index_t position = start; position < end; ++position) {
-        const std::int64_t off = entries_at(t, order, position, position + 1) - 1;
-        const auto parts = static_cast<int>(std::min<std::int64_t>(
-            kernels::SegmentPart::kMaxParts,
-            (off + split.entries_per_part - 1) / split.entries_per_part));
-        const bool candidate = off >= split.min_off_diagonals && parts >= 2;  // one part is the whole row
+        const int parts = split.parts(entries_at(t, order, position, position + 1) - 1);
         const auto slot = static_cast<int>(requested);
-        if (candidate) requested += parts;
-        if (candidate && requested <= kernels::SegmentPart::kSlots) {
+        requested += parts;
+        if (parts > 0 && requested <= kernels::SegmentPart::kSlots) {
           for (int q = 0; q < parts; ++q) {
             segments.push_back(q + 1 < parts ? position : position + 1);
             codes.push_back(kernels::SegmentPart::encode(slot, q, parts));
@@ -144,7 +141,8 @@ void TriangularPattern::update_values(const Csr& t) {
 
 void TriangularPattern::set_fusion_threshold(double threshold) {
   std::vector<index_t> segments = fusion_segments(host_view(), threshold, kernels::SolveOrder::Natural, split_rule_);
-  std::vector<index_t> level_segments = fusion_segments(host_view(), threshold, kernels::SolveOrder::Level, split_rule_);
+  std::vector<index_t> level_segments =
+      fusion_segments(host_view(), threshold, kernels::SolveOrder::Level, split_rule_);
   segments_.swap(segments);
   level_segments_.swap(level_segments);
   fusion_threshold_ = threshold;

@@ -43,13 +43,6 @@ Csr download_csr(cudaStream_t stream, index_t n, const index_t* rowptr, const in
   c.rows = c.cols = n;
   const std::vector<index_t> ptr = download(stream, rowptr, static_cast<std::size_t>(n) + 1);
   check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize in analyze_device");
-  for (index_t i = 0; i < n; ++i) {  // the entries' count and places come from it: check it first
-    if ((i == 0 && ptr[0] != 0) || ptr[static_cast<std::size_t>(i) + 1] < ptr[static_cast<std::size_t>(i)]) {
-      throw InvalidArgument(
-          "TriangularSolver::analyze_device: the row pointer " +
-          (i == 0 && ptr[0] != 0 ? std::string("does not start at 0") : "decreases after row " + std::to_string(i)));
-    }
-  }
   c.rowptr.assign(ptr.begin(), ptr.end());
   const auto nnz = static_cast<std::size_t>(ptr.back());
   c.colind = download(stream, colind, nnz);
@@ -84,6 +77,12 @@ DeviceInputResult analyse_device_input(const kernels::DeviceCsrView& t, int devi
     // Not a valid, normalised triangle: the host analysis names the entry or normalises it.
     const kernels::DeviceCheck check = kernels::check_triangle_cuda(stream.get(), t, unit_diagonal);
     if (check.first_invalid_row < 0 && check.first_unnormalised_row < 0) throw;
+    if (check.bad_row_pointer) {  // nothing to download: the entries' count and places come from it
+      const index_t row = check.first_invalid_row;
+      throw InvalidArgument("TriangularSolver::analyze_device: the row pointer " +
+                            (row == 0 ? std::string("must start at 0 and not decrease after row 0")
+                                      : "decreases after row " + std::to_string(row)));
+    }
     r.host = download_csr(stream.get(), t.n, t.rowptr, t.colind, t.values);
     return r;
   }

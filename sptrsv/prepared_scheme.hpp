@@ -28,7 +28,6 @@ enum class SchemeKind { Variant, Cusparse, Ag, Powered };
 // 2, 4, 8, 16 or a base that is itself a pow, or in a build without CUDA.
 SchemeKind check_scheme(const std::string& scheme);
 
-
 // kernels::gpu_variants() in CUDA builds, empty otherwise.
 std::vector<std::string> plain_variant_names();
 

@@ -16,10 +16,10 @@
 namespace hetsparse::sptrsv {
 namespace {
 
-using kernels::check_cuda;
 using cuda_resources::DeviceBuffer;
 using cuda_resources::EventPair;
 using cuda_resources::Stream;
+using kernels::check_cuda;
 
 }  // namespace
 
@@ -109,8 +109,8 @@ SchemeTimings time_schemes(const kernels::TriangularView& t, const std::vector<d
       out.schemes.push_back({name, "skipped", "time budget of " + std::to_string(o.budget_seconds) + " s spent"});
       continue;
     }
-    out.schemes.push_back(time_prepared_scheme(name, stream.get(), t, matrix.view(), db.as<double>(), dx.as<double>(), ws,
-                                   expected, o, &powered));
+    out.schemes.push_back(time_prepared_scheme(name, stream.get(), t, matrix.view(), db.as<double>(), dx.as<double>(),
+                                               ws, expected, o, &powered));
   }
   check_cuda(cudaStreamSynchronize(stream.get()), "cudaStreamSynchronize (end)");
   out.seconds = elapsed();

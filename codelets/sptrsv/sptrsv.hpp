@@ -81,6 +81,13 @@ struct SegmentPart {
 struct SplitRule {
   std::int64_t min_off_diagonals = SegmentPart::kSplitRowMin;
   std::int64_t entries_per_part = SegmentPart::kEntriesPerPart;
+  // The parts a row of `off_diagonals` off-diagonals is cut into, 0 when it stays whole (too short,
+  // or one part would hold it all). Shared by the host analysis and the GPU one.
+  constexpr int parts(std::int64_t off_diagonals) const {
+    const std::int64_t count = (off_diagonals + entries_per_part - 1) / entries_per_part;
+    const std::int64_t capped = count < SegmentPart::kMaxParts ? count : SegmentPart::kMaxParts;
+    return off_diagonals >= min_off_diagonals && capped >= 2 ? static_cast<int>(capped) : 0;
+  }
 };
 
 // --- CPU kernels (sptrsv_cpu.cpp, sptrsv_cpu_levels.cpp) ---

@@ -42,6 +42,7 @@ struct DeviceCsrView {
 // diagonal stored in its slot: last for lower, first for upper). -1: none.
 struct DeviceCheck {
   index_t first_invalid_row = -1;
+  bool bad_row_pointer = false;  // first_invalid_row is where the row pointer fails
   index_t first_unnormalised_row = -1;
   std::int64_t nnz = 0;  // rowptr[n], read for the check's sizes (the analysis reuses it)
 };

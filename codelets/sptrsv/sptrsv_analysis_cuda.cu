@@ -123,12 +123,8 @@ void DeviceAnalysis::build(cudaStream_t stream, const DeviceCsrView& input, cons
 }
 
 std::vector<index_t> DeviceAnalysis::download_row_levels(cudaStream_t stream) const {
-  std::vector<index_t> levels(static_cast<std::size_t>(view_.n));
-  if (view_.n == 0) return levels;
-  check_cuda(cudaMemcpyAsync(levels.data(), row_level_plus_one_, levels.size() * sizeof(index_t),
-                             cudaMemcpyDeviceToHost, stream),
-             "cudaMemcpyAsync in DeviceAnalysis::download_row_levels");
-  check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize in DeviceAnalysis::download_row_levels");
+  std::vector<index_t> levels =
+      device_analysis::download(stream, row_level_plus_one_, static_cast<std::size_t>(view_.n));
   for (index_t& level : levels) --level;
   return levels;
 }

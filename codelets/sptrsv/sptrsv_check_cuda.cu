@@ -75,6 +75,7 @@ DeviceCheck check_triangle_cuda(cudaStream_t stream, const DeviceCsrView& t, boo
   const std::vector<unsigned> pointer = device_analysis::download(stream, words.get() + 2, 2);
   if (pointer[0] != ~0u) {
     result.first_invalid_row = static_cast<index_t>(pointer[0]);
+    result.bad_row_pointer = true;
     return result;
   }
   const std::int64_t nnz = result.nnz = static_cast<index_t>(pointer[1]);

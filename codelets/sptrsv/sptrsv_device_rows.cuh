@@ -209,46 +209,36 @@ __device__ __forceinline__ void solve_row_warp(const Rows& m, Slot slot, index_t
   publish(x, ready, slot.row, value / diagonal);
 }
 
-// "Writing first" (YuenyeungSpTRSV Algorithm 5) for one thread: walk the entries [first, last) of
-// `row` in dependency order, handing each to take(col, p) while it accepts them (its dependency is
-// ready); when it refuses one, that is either the diagonal (the row's own flag is never set before
-// this thread sets it, so the walk always stops there) and the walk returns the diagonal's
-// position, or a dependency still being solved, and the thread checks again without blocking its
-// warp: other lanes, possibly solving that very dependency, keep going. The walk ends on the
-// diagonal because the analysis put it last in walk order; entries are taken in walk order whatever
-// the timing.
-template <bool Upper, typename Take>
-__device__ __forceinline__ index_t walk_writing_first(const Rows& m, index_t row, index_t first, index_t last,
-                                                      Take&& take) {
-  constexpr index_t step = Upper ? -1 : 1;
-  index_t p = Upper ? last - 1 : first;
-  Backoff backoff;
-  for (;;) {
-    const index_t start = p;
-    index_t col = __ldg(m.colind + p);
-    while (take(col, p)) {
-      p += step;
-      col = __ldg(m.colind + p);
-    }
-    if (col == row) return p;
-    if (p != start) backoff.reset();
-    backoff.wait();
-  }
-}
-
-// The row at `slot` by one thread, writing first; the sum runs in walk order, so the result is
-// deterministic.
+// The row at `slot` by one thread, "writing first" (YuenyeungSpTRSV Algorithm 5): walk the row in
+// dependency order, accumulating while the next column is ready; when it is not, it is either the
+// diagonal (the row's own flag is never set before this thread sets it, so the walk always stops
+// there) and the row is done, or a dependency still being solved, and the thread checks again
+// without blocking its warp: other lanes, possibly solving that very dependency, keep going.
+// The walk ends on the diagonal because the analysis put it last in walk order. The sum runs in
+// walk order whatever the timing, so the result is deterministic.
 template <bool Upper>
 __device__ __forceinline__ void solve_row_thread(const Rows& m, Slot slot, const double* b, double* x, int* ready) {
   const index_t row = slot.row;
   const index_t first = __ldg(m.rowptr + slot.stored), last = __ldg(m.rowptr + slot.stored + 1);
+  constexpr index_t step = Upper ? -1 : 1;
+  index_t p = Upper ? last - 1 : first;
   double sum = 0.0;
-  const index_t diagonal = walk_writing_first<Upper>(m, row, first, last, [&](index_t col, index_t p) {
-    if (!is_ready(ready, col)) return false;
-    sum += __ldg(m.values + p) * x[col];
-    return true;
-  });
-  publish(x, ready, row, (b[row] - sum) / __ldg(m.values + diagonal));
+  Backoff backoff;
+  for (;;) {
+    const index_t start = p;
+    index_t col = __ldg(m.colind + p);
+    while (is_ready(ready, col)) {
+      sum += __ldg(m.values + p) * x[col];
+      p += step;
+      col = __ldg(m.colind + p);
+    }
+    if (col == row) {
+      publish(x, ready, row, (b[row] - sum) / __ldg(m.values + p));
+      return;
+    }
+    if (p != start) backoff.reset();
+    backoff.wait();
+  }
 }
 
 // Host side of every sync-free launch: a workspace that covers the matrix, reset on the solve's own

@@ -29,11 +29,6 @@ struct PositionRows {
   }
 };
 
-__device__ int parts_of(const SplitRule& split, std::int64_t off_diagonals) {
-  const std::int64_t parts = (off_diagonals + split.entries_per_part - 1) / split.entries_per_part;
-  return static_cast<int>(parts < SegmentPart::kMaxParts ? parts : SegmentPart::kMaxParts);
-}
-
 // Walks the positions of a heavy chunk as the host does: visit(position, slot, parts) for a split
 // row (slot = its first partial slot), visit(position, 0, 1) for a whole warp-level row. `requested`
 // enters as the slots asked for by earlier chunks' hub rows.
@@ -41,12 +36,10 @@ template <typename Visit>
 __device__ void walk_heavy_chunk(const PositionRows& r, index_t start, index_t end, std::int64_t requested,
                                  Visit&& visit) {
   for (index_t position = start; position < end; ++position) {
-    const std::int64_t off = r.entries(position, position + 1) - 1;
-    const int parts = parts_of(r.split, off);
-    const bool candidate = off >= r.split.min_off_diagonals && parts >= 2;
+    const int parts = r.split.parts(r.entries(position, position + 1) - 1);
     const auto slot = static_cast<int>(requested);
-    if (candidate) requested += parts;
-    if (candidate && requested <= SegmentPart::kSlots) {
+    requested += parts;
+    if (parts > 0 && requested <= SegmentPart::kSlots) {
       visit(position, slot, parts);
     } else {
       visit(position, 0, 1);
@@ -62,11 +55,8 @@ __global__ void chunk_kernel(PositionRows r, index_t chunks, double threshold, u
   const bool h = static_cast<double>(r.entries(start, end)) >= threshold * static_cast<double>(end - start);
   std::int64_t asked = 0;
   if (h) {
-    for (index_t position = start; position < end; ++position) {
-      const std::int64_t off = r.entries(position, position + 1) - 1;
-      const int parts = parts_of(r.split, off);
-      if (off >= r.split.min_off_diagonals && parts >= 2) asked += parts;
-    }
+    for (index_t position = start; position < end; ++position)
+      asked += r.split.parts(r.entries(position, position + 1) - 1);
   }
   heavy[c] = h ? 1 : 0;
   slots_asked[c] = asked;

@@ -217,6 +217,7 @@ TEST_F(DeviceAnalysisTest, CheckNamesTheFirstFaultyRows) {
     const DeviceInput input(stream_, m.rowptr, m.colind, m.values, false);
     const kernels::DeviceCheck check = kernels::check_triangle_cuda(stream_, input.view(), false);
     EXPECT_EQ(check.first_invalid_row, r1);
+    EXPECT_FALSE(check.bad_row_pointer);
     EXPECT_EQ(check.first_unnormalised_row, r2);
     EXPECT_THROW(DeviceAnalysis(stream_, input.view(), {}), InvalidArgument);
   }
@@ -225,11 +226,15 @@ TEST_F(DeviceAnalysisTest, CheckNamesTheFirstFaultyRows) {
     Planted m = planted_lower(host);
     m.rowptr[static_cast<std::size_t>(r1) + 1] = m.rowptr[static_cast<std::size_t>(r1)] - 1;
     const DeviceInput input(stream_, m.rowptr, m.colind, m.values, false);
-    EXPECT_EQ(kernels::check_triangle_cuda(stream_, input.view(), false).first_invalid_row, r1);
+    const kernels::DeviceCheck decreasing = kernels::check_triangle_cuda(stream_, input.view(), false);
+    EXPECT_EQ(decreasing.first_invalid_row, r1);
+    EXPECT_TRUE(decreasing.bad_row_pointer);
     m.rowptr = planted_lower(host).rowptr;
     m.rowptr[0] = 1;
     const DeviceInput shifted(stream_, m.rowptr, m.colind, m.values, false);
-    EXPECT_EQ(kernels::check_triangle_cuda(stream_, shifted.view(), false).first_invalid_row, 0);
+    const kernels::DeviceCheck nonzero_start = kernels::check_triangle_cuda(stream_, shifted.view(), false);
+    EXPECT_EQ(nonzero_start.first_invalid_row, 0);
+    EXPECT_TRUE(nonzero_start.bad_row_pointer);
   }
   const DeviceInput clean = normalised_input(stream_, host);
   const kernels::DeviceCheck check = kernels::check_triangle_cuda(stream_, clean.view(), false);
