@@ -12,6 +12,7 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CACHE=${HETSPARSE_CACHE:-$HOME/.cache/hetsparse}
+mkdir -p "$CACHE" || { echo "bootstrap: cannot create the cache folder $CACHE (set HETSPARSE_CACHE)" >&2; exit 1; }
 STARPU_PIN=1.4.10+dfsg-2
 APT=1 VITE=0 TARBALL="" USER_PREFIX="" BUILD_DIR="$ROOT/build" BUILD_TYPE=Release DO_BUILD=1
 while [ $# -gt 0 ]; do
@@ -42,7 +43,7 @@ if [ "$APT" = 1 ]; then
   if [ -n "$missing" ]; then
     log "installing:$missing"
     $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing >"$HOME/.cache/hetsparse-apt.log" 2>&1 || { tail -20 "$HOME/.cache/hetsparse-apt.log"; exit 1; }
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing >"$CACHE/apt.log" 2>&1 || { tail -20 "$CACHE/apt.log"; exit 1; }
   fi
 fi
 
@@ -64,7 +65,7 @@ else
     "$ROOT/scripts/build_starpu.sh" "$CACHE" "$STARPU_PREFIX" "$STARPU_PIN" "$TARBALL" "$NVCC"
   fi
 fi
-echo "$STARPU_PREFIX" > "$CACHE/starpu-prefix" 2>/dev/null || { mkdir -p "$CACHE"; echo "$STARPU_PREFIX" > "$CACHE/starpu-prefix"; }
+echo "$STARPU_PREFIX" > "$CACHE/starpu-prefix"
 
 # 3. hetsparse.
 [ "$DO_BUILD" = 1 ] || exit 0
