@@ -5,9 +5,9 @@
 #include <cstdio>
 #include <optional>
 
-#include "apps/cli/common.hpp"
-#include "apps/cli/planner_options.hpp"
-#include "apps/cli/json.hpp"
+#include "cli/common.hpp"
+#include "cli/planner_options.hpp"
+#include "cli/json.hpp"
 #include "apps/commands.hpp"
 #include "cholesky/autotune/autotune.hpp"
 #include "cholesky/cholesky_solver.hpp"
@@ -42,8 +42,8 @@ namespace tune = cholesky::autotune;
 // --autotune: tune for the workers and perf models of this runtime.
 tune::AutotuneOptions autotune_options(const ArgParser& p, const rt::Runtime& r) {
   tune::AutotuneOptions o;
-  o.machine.ncpu = r.num_cpu_workers();
-  o.machine.ngpu = r.num_cuda_workers();
+  o.machine.ncpu = r.cpu_workers();
+  o.machine.ngpu = r.cuda_workers();
   o.perfmodel_dir = r.options().perfmodel_dir;
   o.search.budget_s = p.get_double("autotune-budget");
   if (!(o.search.budget_s > 0))
@@ -135,8 +135,8 @@ int cmd_cholesky(int argc, char** argv) {
         .set("ordering_s", sym.timings.ordering_s).set("factorize_s", rep.factorize_s).set("assemble_s", rep.assemble_s)
         .set("gflops", gflops).set("register_s", rep.register_s).set("submit_s", rep.submit_s)
         .set("wait_s", rep.wait_s).set("unregister_s", rep.unregister_s).set("solve_s", solve_s).set("backward_error", berr)
-        .set("scheduler", runtime.options().scheduler).set("cpu_workers", runtime.num_cpu_workers())
-        .set("cuda_workers", runtime.num_cuda_workers()).set("tasks", pl.tasks).set("gpu_eligible_tasks", pl.gpu_eligible_tasks)
+        .set("scheduler", runtime.options().scheduler).set("cpu_workers", runtime.cpu_workers())
+        .set("cuda_workers", runtime.cuda_workers()).set("tasks", pl.tasks).set("gpu_eligible_tasks", pl.gpu_eligible_tasks)
         .set("updates_inst", pl.updates[0]).set("updates_tpq", pl.updates[1]).set("updates_dpq", pl.updates[2])
         .set("subtree_tasks", pl.subtree_tasks).set("updates_subtree", pl.updates[3]).set("flops_subtree", pl.flops[3])
         .set("flops_inst", pl.flops[0]).set("flops_tpq", pl.flops[1]).set("flops_dpq", pl.flops[2]);
@@ -155,7 +155,7 @@ int cmd_cholesky(int argc, char** argv) {
                 100.0 * pl.flops[3] / std::max(1.0, pl.flops[0] + pl.flops[1] + pl.flops[2] + pl.flops[3]),
                 pl.updates[0], pl.updates[1], pl.updates[2], pl.updates[3]);
     std::printf("factorize   %.3f s (+ %.3f s assembly), %.2f GFLOP/s on %d CPU + %d CUDA workers (%s)\n",
-                rep.factorize_s, rep.assemble_s, gflops, runtime.num_cpu_workers(), runtime.num_cuda_workers(),
+                rep.factorize_s, rep.assemble_s, gflops, runtime.cpu_workers(), runtime.cuda_workers(),
                 runtime.options().scheduler.c_str());
     std::printf("            register %.3f s, submit %.3f s, wait %.3f s, unregister %.3f s\n", rep.register_s,
                 rep.submit_s, rep.wait_s, rep.unregister_s);

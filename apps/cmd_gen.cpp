@@ -1,8 +1,8 @@
 // `hetsparse gen`: write a generated matrix to a Matrix Market file.
 #include <cstdio>
 
-#include "apps/cli/common.hpp"
-#include "apps/cli/json.hpp"
+#include "cli/common.hpp"
+#include "cli/json.hpp"
 #include "apps/commands.hpp"
 #include "sparse/convert.hpp"
 #include "sparse/generator_spec.hpp"

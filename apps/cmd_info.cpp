@@ -1,11 +1,11 @@
 // `hetsparse info`: workers, topology, scheduler, StarPU and CUDA versions.
 #include <cstdio>
 
-#include "apps/cli/common.hpp"
-#include "apps/cli/json.hpp"
+#include "cli/common.hpp"
+#include "cli/json.hpp"
 #include "apps/commands.hpp"
-#include "runtime/cuda_libraries.hpp"
-#include "runtime/runtime.hpp"
+#include "codelets/support/cuda_libraries.hpp"
+#include "runtime/starpu/runtime.hpp"
 
 namespace hetsparse::cli {
 
@@ -61,7 +61,7 @@ int cmd_info(int argc, char** argv) {
   for (const auto& d : cuda.devices)
     std::printf("GPU             %s (sm_%d%d, %d SMs, %.1f GiB)\n", d.name.c_str(), d.major, d.minor, d.sms,
                 d.memory_gib);
-  std::printf("workers         %d CPU, %d CUDA\n", runtime.num_cpu_workers(), runtime.num_cuda_workers());
+  std::printf("workers         %d CPU, %d CUDA\n", runtime.cpu_workers(), runtime.cuda_workers());
   std::printf("  %-4s %-5s %-6s %-5s %-5s %s\n", "id", "kind", "memnode", "core", "numa", "name");
   for (const auto& w : runtime.workers())
     std::printf("  %-4d %-5s %-7u %-5d %-5d %s\n", w.id, rt::to_string(w.kind), w.memory_node, w.bind_core,

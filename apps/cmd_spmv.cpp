@@ -4,8 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "apps/cli/common.hpp"
-#include "apps/cli/json.hpp"
+#include "cli/common.hpp"
+#include "cli/json.hpp"
 #include "apps/commands.hpp"
 #include "reference/sparse_reference.hpp"
 #include "spmv/cusparse_anchor.hpp"
@@ -89,7 +89,7 @@ int cmd_spmv(int argc, char** argv) {
   const Rate r = rate(A, 1e3 * total / double(iters));
 
   std::vector<std::pair<std::string, DirectSpmvTiming>> anchors;
-  if (!p.has("no-anchor") && runtime.num_cuda_workers() > 0) {
+  if (!p.has("no-anchor") && runtime.cuda_workers() > 0) {
     const int runs = static_cast<int>(std::clamp(iters, 10L, 200L));
     anchors.emplace_back("cusparse_direct", time_direct_spmv(A, x, runs, DirectSpmv::Cusparse));
     anchors.emplace_back("own_kernel_direct", time_direct_spmv(A, x, runs, DirectSpmv::OwnKernel));
@@ -100,8 +100,8 @@ int cmd_spmv(int argc, char** argv) {
   if (json) {
     Json j;
     j.set("matrix", in.name).set("rows", static_cast<long long>(A.rows)).set("nnz", static_cast<long long>(A.nnz()))
-        .set("scheduler", runtime.options().scheduler).set("cpu_workers", runtime.num_cpu_workers())
-        .set("cuda_workers", runtime.num_cuda_workers()).set("blocks", static_cast<int>(spmv.num_blocks()))
+        .set("scheduler", runtime.options().scheduler).set("cpu_workers", runtime.cpu_workers())
+        .set("cuda_workers", runtime.cuda_workers()).set("blocks", static_cast<int>(spmv.num_blocks()))
         .set("iterations", static_cast<long long>(iters)).set("ms_per_product", r.ms).set("gflops", r.gflops)
         .set("gbs", r.gbs).set("max_rel_error", err).set("correct", ok);
     for (const auto& [name, t] : anchors) {
@@ -120,7 +120,7 @@ int cmd_spmv(int argc, char** argv) {
     std::printf("matrix      %s: %d x %d, %lld nonzeros (loaded in %.2f s)\n", in.name.c_str(), A.rows, A.cols,
                 static_cast<long long>(A.nnz()), in.seconds);
     std::printf("runtime     %s, %d CPU + %d CUDA workers, %zu row blocks, device %s\n",
-                runtime.options().scheduler.c_str(), runtime.num_cpu_workers(), runtime.num_cuda_workers(),
+                runtime.options().scheduler.c_str(), runtime.cpu_workers(), runtime.cuda_workers(),
                 spmv.num_blocks(), p.get("device").c_str());
     std::printf("hetsparse   %8.4f ms/product  %8.2f GFLOP/s  %8.1f GB/s   (%ld products, StarPU tasks)\n", r.ms,
                 r.gflops, r.gbs, iters);

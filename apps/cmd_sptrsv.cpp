@@ -9,10 +9,11 @@
 #include <memory>
 #include <vector>
 
-#include "apps/cli/common.hpp"
-#include "apps/cli/json.hpp"
+#include "cli/common.hpp"
+#include "cli/json.hpp"
 #include "apps/commands.hpp"
 #include "codelets/sptrsv/sptrsv_level_codelets.hpp"
+#include "codelets/sptrsv/sptrsv_level_workers.hpp"
 #include "reference/sparse_reference.hpp"
 #include "sparse/convert.hpp"
 #include "sptrsv/triangular_solver.hpp"
@@ -150,8 +151,8 @@ int cmd_sptrsv(int argc, char** argv) {
     j.set("matrix", in.name).set("triangle", p.get("triangle")).set("unit_diagonal", unit)
         .set("rows", static_cast<long long>(n)).set("nnz", static_cast<long long>(nnz))
         .set("levels", static_cast<long long>(levels))
-        .set("scheduler", runtime.options().scheduler).set("cpu_workers", runtime.num_cpu_workers())
-        .set("cuda_workers", runtime.num_cuda_workers()).set("device", p.get("device"))
+        .set("scheduler", runtime.options().scheduler).set("cpu_workers", runtime.cpu_workers())
+        .set("cuda_workers", runtime.cuda_workers()).set("device", p.get("device"))
         .set("variant", variant).set("cpu_mode", cpu_mode).set("widest_parallel_worker", widest)
         .set("analysis_s", analysis_s).set("preprocess_s", preprocess_s)
         .set("preprocess_in_solves", median > 0 ? preprocess_s / median : 0.0)
@@ -178,7 +179,7 @@ int cmd_sptrsv(int argc, char** argv) {
                 in.name.c_str(), p.get("triangle").c_str(), unit ? " (unit diagonal)" : "", n,
                 static_cast<long long>(nnz), levels, in.seconds);
     std::printf("runtime     %s, %d CPU + %d CUDA workers, device %s, variant %s\n",
-                runtime.options().scheduler.c_str(), runtime.num_cpu_workers(), runtime.num_cuda_workers(),
+                runtime.options().scheduler.c_str(), runtime.cpu_workers(), runtime.cuda_workers(),
                 p.get("device").c_str(), variant.c_str());
     if (parallel_width > 0)
       std::printf("cpu mode    parallel task on %d worker(s) (widest combined worker %d)\n", parallel_width, widest);

@@ -5,7 +5,7 @@
 #include <exception>
 #include <string>
 
-#include "apps/cli/args.hpp"
+#include "cli/args.hpp"
 #include "apps/commands.hpp"
 
 namespace {

@@ -6,13 +6,13 @@
 #include <cstdio>
 #include <sstream>
 
-#include "apps/cli/common.hpp"
-#include "apps/cli/json.hpp"
+#include "cli/common.hpp"
+#include "cli/json.hpp"
 #include "bench/cholmod_anchor.hpp"
 #include "cholesky/numeric/panel_storage.hpp"
-#include "cholesky/symbolic/adjacency_graph.hpp"
-#include "cholesky/symbolic/analysis.hpp"
-#include "cholesky/symbolic/nested_dissection.hpp"
+#include "symbolic/adjacency_graph.hpp"
+#include "symbolic/analysis.hpp"
+#include "symbolic/nested_dissection.hpp"
 #include "sparse/host_threads.hpp"
 #include "sparse/convert.hpp"
 

@@ -4,13 +4,13 @@
 #include <cstdio>
 #include <thread>
 
-#include "apps/cli/common.hpp"
-#include "apps/cli/planner_options.hpp"
-#include "apps/cli/json.hpp"
+#include "cli/common.hpp"
+#include "cli/planner_options.hpp"
+#include "cli/json.hpp"
 #include "bench/cholmod_anchor.hpp"
 #include "bench/dgemm_rate.hpp"
 #include "cholesky/cholesky_solver.hpp"
-#include "cholesky/symbolic/analysis.hpp"
+#include "symbolic/analysis.hpp"
 #include "reference/sparse_reference.hpp"
 #include "sparse/convert.hpp"
 
@@ -93,8 +93,8 @@ int main(int argc, char** argv) try {
   hj.set("analyze_s", analyze_s).set("ordering_s", sym.timings.ordering_s).set("factorize_s", rep.factorize_s)
       .set("assemble_s", rep.assemble_s).set("solve_s", solve_s).set("gflops", gflops)
       .set("fraction_of_dgemm", dgemm_tflops > 0 ? gflops / (dgemm_tflops * 1e3) : 0.0).set("backward_error", berr)
-      .set("scheduler", runtime.options().scheduler).set("cpu_workers", runtime.num_cpu_workers())
-      .set("cuda_workers", runtime.num_cuda_workers()).set("supernodes", static_cast<long long>(sym.num_supernodes()))
+      .set("scheduler", runtime.options().scheduler).set("cpu_workers", runtime.cpu_workers())
+      .set("cuda_workers", runtime.cuda_workers()).set("supernodes", static_cast<long long>(sym.num_supernodes()))
       .set("tasks", rep.plan.tasks).set("updates_inst", rep.plan.updates[0]).set("updates_tpq", rep.plan.updates[1])
       .set("updates_dpq", rep.plan.updates[2]).set("flops_inst", rep.plan.flops[0]).set("flops_tpq", rep.plan.flops[1])
       .set("flops_dpq", rep.plan.flops[2]).set("subtree_tasks", rep.plan.subtree_tasks)
@@ -103,8 +103,8 @@ int main(int argc, char** argv) try {
   out.set("hetsparse", hj);
   runtime.shutdown();
   std::fprintf(stderr, "hetsparse  analyze %.3f s, factorize %.3f s (%.1f GFLOP/s, %d CPU + %d CUDA), solve %.3f s, "
-               "backward error %.1e\n", analyze_s, rep.factorize_s, gflops, runtime.num_cpu_workers(),
-               runtime.num_cuda_workers(), solve_s, berr);
+               "backward error %.1e\n", analyze_s, rep.factorize_s, gflops, runtime.cpu_workers(),
+               runtime.cuda_workers(), solve_s, berr);
   std::printf("%s\n", out.str().c_str());
   return 0;
 } catch (const std::exception& e) {

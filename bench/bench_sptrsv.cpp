@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "apps/cli/common.hpp"
-#include "apps/cli/json.hpp"
+#include "cli/common.hpp"
+#include "cli/json.hpp"
 #include "bench/bench_sptrsv_analysis.hpp"
 #include "reference/sparse_reference.hpp"
 #include "sparse/convert.hpp"

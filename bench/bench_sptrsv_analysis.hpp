@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "apps/cli/json.hpp"
+#include "cli/json.hpp"
 #include "sptrsv/analysis.hpp"
 #include "sptrsv/scheme_timing.hpp"
 

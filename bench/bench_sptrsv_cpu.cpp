@@ -13,10 +13,11 @@
 #include <string>
 #include <vector>
 
-#include "apps/cli/common.hpp"
-#include "apps/cli/json.hpp"
+#include "cli/common.hpp"
+#include "cli/json.hpp"
 #include "codelets/sptrsv/sptrsv_level_codelets.hpp"
-#include "codelets/sptrsv/sptrsv_level_plan.hpp"
+#include "codelets/sptrsv/sptrsv_level_workers.hpp"
+#include "kernels/sptrsv/sptrsv_level_plan.hpp"
 #include "reference/sparse_reference.hpp"
 #include "sparse/convert.hpp"
 #include "sparse/generator_spec.hpp"
@@ -122,7 +123,7 @@ void direct_kernels(Matrix& m, const Settings& s, rt::Runtime& r, int threads) {
 }
 
 void starpu_modes(Matrix& m, const Settings& s, rt::Runtime& r, const std::string& sched) {
-  const int workers = r.num_cpu_workers();
+  const int workers = r.cpu_workers();
   struct Mode {
     const char* name;
     sptrsv::CpuMode mode;
@@ -218,13 +219,13 @@ int main(int argc, char** argv) try {
     ro.ncuda = 0;  // the CPU half: no GPU worker (nor the core that would drive it)
     rt::Runtime r(ro);
     std::fprintf(stderr, "\nscheduler %s: %d CPU workers, widest combined worker %d\n", sched.c_str(),
-                 r.num_cpu_workers(), codelets::widest_parallel_worker());
+                 r.cpu_workers(), codelets::widest_parallel_worker());
     for (Matrix& m : matrices) {
       std::fprintf(stderr, "%s: %d rows, %lld entries, %d levels\n", m.name.c_str(), m.pattern->rows(),
                    static_cast<long long>(m.pattern->nnz()), m.pattern->num_levels());
       std::fprintf(stderr, "  %-22s %-8s %10s %10s %8s %9s\n", "mode", "sched", "median ms", "min ms", "speedup",
                    "rel.err");
-      if (first) direct_kernels(m, s, r, std::max(1, r.num_cpu_workers()));
+      if (first) direct_kernels(m, s, r, std::max(1, r.cpu_workers()));
       starpu_modes(m, s, r, sched);
     }
     first = false;

@@ -7,15 +7,15 @@
 #include <thread>
 #include <vector>
 
-#include "apps/cli/common.hpp"
-#include "apps/cli/json.hpp"
+#include "cli/common.hpp"
+#include "cli/json.hpp"
 #include "cholesky/numeric/panel_storage.hpp"
-#include "cholesky/symbolic/analysis.hpp"
-#include "codelets/supernode/supernode.hpp"
+#include "symbolic/analysis.hpp"
+#include "kernels/supernode/supernode.hpp"
 #include "planners/supernodal_cholesky.hpp"
 #include "planners/supernodal_layout.hpp"
 #include "sparse/convert.hpp"
-#include "runtime/blas_threads.hpp"
+#include "kernels/common/blas_threads.hpp"
 
 using namespace hetsparse;
 
@@ -26,7 +26,7 @@ int main(int argc, char** argv) try {
   p.option("threads", "N", "threads sharing the subtrees (0: all cores)", "1")
       .option("subtree-max-flops", "F", "subtree limit (<0 automatic)", "-1");
   if (!p.parse(argc - 1, argv + 1)) return 0;
-  rt::set_blas_threads(1);
+  kernels::set_blas_threads(1);
   const cli::MatrixInput in = cli::load_matrix_input(p);
   const Csr lower = triangle(in.A, Triangle::Lower);
   const cholesky::SymbolicFactor sym = cholesky::analyze(lower);

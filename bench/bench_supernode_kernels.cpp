@@ -11,10 +11,10 @@
 #include <random>
 #include <vector>
 
-#include "apps/cli/args.hpp"
-#include "codelets/common/cuda_check.hpp"
+#include "cli/args.hpp"
+#include "kernels/common/cuda_check.hpp"
 #include "codelets/supernode/supernode_codelet.hpp"
-#include "runtime/runtime.hpp"
+#include "runtime/starpu/runtime.hpp"
 
 using namespace hetsparse;
 
@@ -95,7 +95,7 @@ int main(int argc, char** argv) try {
   ro.ncpu = 1;
   ro.ncuda = 1;
   rt::Runtime r(ro);
-  if (r.num_cuda_workers() == 0) return std::printf("no CUDA worker\n"), 0;
+  if (r.cuda_workers() == 0) return std::printf("no CUDA worker\n"), 0;
   const codelets::PanelLocation dl{0, 0, dn, nc, 0, 0}, tl{0, nc, tn, k, nc, 0};
   rt::DataHandle hd_(r, r.register_vector({hd.data(), hd.size(), 8}));
   rt::DataHandle ht_(r, r.register_vector({ht.data(), ht.size(), 8}));

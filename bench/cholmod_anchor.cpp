@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "reference/sparse_reference.hpp"
-#include "runtime/blas_threads.hpp"
+#include "kernels/common/blas_threads.hpp"
 
 
 namespace hetsparse::bench {
@@ -69,7 +69,7 @@ CholmodResult run_cholmod(const Csr& full, const Csr& lower, const std::vector<i
   r.analyze_metis_s = own.seconds;
   r.flops_metis = own.flops;
   r.nnz_L_metis = own.nnz_L;
-  rt::set_blas_threads(blas_threads);
+  kernels::set_blas_threads(blas_threads);
   cholmod_common c;
   start_supernodal(&c, CHOLMOD_GIVEN);
   const std::size_t n = lower.rows;
@@ -115,7 +115,7 @@ CholmodResult run_cholmod(const Csr& full, const Csr& lower, const std::vector<i
   if (L) cholmod_free_factor(&L, &c);
   if (A) cholmod_free_sparse(&A, &c);
   cholmod_finish(&c);
-  rt::set_blas_threads(1);  // back to one thread per StarPU worker
+  kernels::set_blas_threads(1);  // back to one thread per StarPU worker
   return r;
 }
 

@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "bench/dgemm_rate.hpp"
-#include "codelets/common/blas.hpp"
-#include "runtime/blas_threads.hpp"
+#include "kernels/common/blas.hpp"
+#include "kernels/common/blas_threads.hpp"
 
 extern "C" int openblas_get_num_threads() __attribute__((weak));
 
@@ -14,7 +14,7 @@ namespace hetsparse::bench {
 namespace {
 
 double gflops_with(int threads, int n) {
-  rt::set_blas_threads(threads);
+  kernels::set_blas_threads(threads);
   std::vector<double> a(std::size_t(n) * n, 0.5), b(std::size_t(n) * n, 0.25), c(std::size_t(n) * n, 0.0);
   auto once = [&] {
     cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, a.data(), n, b.data(), n, 0.0, c.data(), n);
@@ -37,7 +37,7 @@ CpuDgemmRate measure_cpu_dgemm(int n) {
   r.threads = static_cast<int>(std::thread::hardware_concurrency());
   r.one_core_gflops = gflops_with(1, n);
   r.all_cores_gflops = gflops_with(r.threads, n);
-  rt::set_blas_threads(before);
+  kernels::set_blas_threads(before);
   return r;
 }
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "bench/dgemm_rate.hpp"
-#include "codelets/common/cuda_check.hpp"
+#include "kernels/common/cuda_check.hpp"
 
 namespace hetsparse::bench {
 

@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "apps/cli/args.hpp"
-#include "apps/cli/common.hpp"
+#include "cli/args.hpp"
+#include "cli/common.hpp"
 #include "hetsparse/error.hpp"
 #include "sparse/convert.hpp"
 #include "sparse/generator_spec.hpp"

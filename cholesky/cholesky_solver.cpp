@@ -6,7 +6,7 @@
 #include <string>
 
 #include "cholesky/numeric/panel_storage.hpp"
-#include "cholesky/symbolic/analysis.hpp"
+#include "symbolic/analysis.hpp"
 #include "hetsparse/error.hpp"
 #include "sparse/convert.hpp"
 

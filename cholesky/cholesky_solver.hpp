@@ -5,8 +5,8 @@
 #include <memory>
 #include <vector>
 
-#include "cholesky/symbolic/analyze_options.hpp"
-#include "cholesky/symbolic/symbolic_factor.hpp"
+#include "symbolic/analyze_options.hpp"
+#include "symbolic/symbolic_factor.hpp"
 #include "planners/supernodal_cholesky.hpp"
 #include "runtime/task_runtime.hpp"
 #include "sparse/csr.hpp"

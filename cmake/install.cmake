@@ -1,18 +1,18 @@
 # Installation and the exported CMake package: find_package(hetsparse) gives hetsparse::hetsparse.
 include(CMakePackageConfigHelpers)
 
-set(HETSPARSE_LIBRARIES hetsparse_headers hetsparse_warnings hetsparse_sparse hetsparse_reference
-    hetsparse_runtime hetsparse_kernels hetsparse_codelets hetsparse_planners hetsparse_spmv hetsparse_cholesky_symbolic
-    hetsparse_cholesky hetsparse_sptrsv_analysis hetsparse_sptrsv)
+set(HETSPARSE_LIBRARIES hetsparse_headers hetsparse_warnings hetsparse_sparse hetsparse_reference hetsparse_symbolic
+    hetsparse_tasks hetsparse_kernels hetsparse_codelet_tasks hetsparse_codelets hetsparse_runtime hetsparse_planners
+    hetsparse_cholesky hetsparse_sptrsv_analysis hetsparse_sptrsv hetsparse_spmv)
 add_library(hetsparse_all INTERFACE)
-target_link_libraries(hetsparse_all INTERFACE hetsparse_cholesky hetsparse_sptrsv hetsparse_spmv hetsparse_planners hetsparse_codelets hetsparse_runtime
-                      hetsparse_reference hetsparse_sparse)
+target_link_libraries(hetsparse_all INTERFACE hetsparse_cholesky hetsparse_sptrsv hetsparse_spmv hetsparse_planners
+                      hetsparse_runtime hetsparse_reference hetsparse_sparse)
 set_target_properties(hetsparse_all PROPERTIES EXPORT_NAME hetsparse)
 
 install(TARGETS ${HETSPARSE_LIBRARIES} hetsparse_all EXPORT hetsparseTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY include/hetsparse DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-foreach(dir sparse reference runtime codelets planners spmv cholesky sptrsv)
+foreach(dir sparse reference symbolic runtime kernels codelets planners spmv cholesky sptrsv)
   install(DIRECTORY ${dir} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/hetsparse FILES_MATCHING PATTERN "*.hpp")
 endforeach()
 install(EXPORT hetsparseTargets NAMESPACE hetsparse:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/hetsparse)

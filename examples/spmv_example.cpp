@@ -3,7 +3,7 @@
 #include <vector>
 
 #include "reference/sparse_reference.hpp"
-#include "runtime/runtime.hpp"
+#include "runtime/starpu/runtime.hpp"
 #include "sparse/generators.hpp"
 #include "spmv/distributed_spmv.hpp"
 
@@ -21,7 +21,7 @@ int main() {
   ref::spmv(A, x.data(), ref.data());
   double err = 0;
   for (index_t i = 0; i < A.rows; ++i) err = std::max(err, std::abs(y[i] - ref[i]));
-  std::printf("%d rows on %d CPU + %d CUDA workers, max error %.1e\n", A.rows, runtime.num_cpu_workers(),
-              runtime.num_cuda_workers(), err);
+  std::printf("%d rows on %d CPU + %d CUDA workers, max error %.1e\n", A.rows, runtime.cpu_workers(),
+              runtime.cuda_workers(), err);
   return err < 1e-12 ? 0 : 1;
 }

@@ -11,7 +11,7 @@
 #include <array>
 #include <vector>
 
-#include "cholesky/symbolic/symbolic_factor.hpp"
+#include "symbolic/symbolic_factor.hpp"
 #include "planners/supernodal_layout.hpp"
 #include "runtime/task_runtime.hpp"
 

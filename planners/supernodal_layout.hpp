@@ -9,7 +9,7 @@
 #pragma once
 #include <vector>
 
-#include "cholesky/symbolic/symbolic_factor.hpp"
+#include "symbolic/symbolic_factor.hpp"
 #include "codelets/supernode/supernode_codelet.hpp"
 #include "runtime/task_runtime.hpp"
 

@@ -7,26 +7,6 @@
 
 namespace hetsparse::rt {
 
-const char* to_string(Access a) {
-  switch (a) {
-    case Access::Read: return "R";
-    case Access::Write: return "W";
-    case Access::ReadWrite: return "RW";
-    case Access::Scratch: return "SCRATCH";
-    case Access::Commute: return "RW|COMMUTE";
-  }
-  return "?";
-}
-
-const char* to_string(Where w) {
-  switch (w) {
-    case Where::Any: return "any";
-    case Where::Cpu: return "cpu";
-    case Where::Cuda: return "cuda";
-  }
-  return "?";
-}
-
 HandleId RecordingRuntime::add(Data d) {
   data_.push_back(d);
   track_.emplace_back();
@@ -57,6 +37,9 @@ void RecordingRuntime::submit(TaskSpec spec) {
   if (spec.data.size() > kMaxTaskData)
     throw InvalidArgument("RecordingRuntime: task '" + spec.name + "' has more than " + std::to_string(kMaxTaskData) +
                           " data");
+  if (!can_run(spec.kernel->devices, spec.where))
+    throw InvalidArgument("RecordingRuntime: task '" + spec.name + "' is restricted to " + to_string(spec.where) +
+                          " but kernel '" + spec.kernel->name + "' has no implementation there");
   Task t{tasks_.size(), spec.kernel->name, std::move(spec), {}};
   if (t.spec.name.empty()) t.spec.name = t.kernel;
   for (const DataAccess& a : t.spec.data) {

@@ -33,8 +33,11 @@ class RecordingRuntime final : public TaskRuntime {
   void wait_all() override {}
   int min_priority() const override { return -1000000; }
   int max_priority() const override { return 1000000; }
-  // What planners are told about CUDA workers (none by default), to record GPU-aware DAGs.
+  // What planners are told about the workers (1 CPU, no CUDA by default), to record the DAG a
+  // machine of that shape would get.
+  int cpu_workers() const override { return cpu_workers_; }
   int cuda_workers() const override { return cuda_workers_; }
+  void set_cpu_workers(int n) { cpu_workers_ = n; }
   void set_cuda_workers(int n) { cuda_workers_ = n; }
 
   const std::vector<Task>& tasks() const { return tasks_; }
@@ -46,7 +49,7 @@ class RecordingRuntime final : public TaskRuntime {
   std::string to_dot() const;
 
  private:
-  int cuda_workers_ = 0;
+  int cpu_workers_ = 1, cuda_workers_ = 0;
   HandleId add(Data d);
   struct Track {
     std::size_t last_writer = npos;

@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/kernel.hpp"
+
 namespace hetsparse::rt {
 
 using HandleId = std::uint64_t;
@@ -26,12 +28,8 @@ enum class Where : std::uint8_t { Any, Cpu, Cuda };
 
 const char* to_string(Access);
 const char* to_string(Where);
-
-// A codelet as planners see it: a name; `native` is the backend's object (a starpu_codelet).
-struct Kernel {
-  const char* name = "";
-  void* native = nullptr;
-};
+// Whether a task restricted to `where` can run on some device of `devices`.
+bool can_run(DeviceMask devices, Where where);
 
 struct DataAccess {
   HandleId handle;
@@ -100,6 +98,17 @@ struct TaskOptions {
   double flops = -1.0;  // < 0: the kernel's own count
 };
 
+// A task of kernel k with a planner's options; flops from the options when given, else default_flops.
+inline TaskSpec make_task(const Kernel& k, const TaskOptions& o, double default_flops) {
+  TaskSpec t;
+  t.kernel = &k;
+  t.name = o.name.empty() ? k.name : o.name;
+  t.priority = o.priority;
+  t.where = o.where;
+  t.flops = o.flops >= 0 ? o.flops : default_flops;
+  return t;
+}
+
 class TaskRuntime {
  public:
   virtual ~TaskRuntime() = default;
@@ -113,7 +122,9 @@ class TaskRuntime {
   virtual void wait_all() = 0;
   virtual int min_priority() const = 0;
   virtual int max_priority() const = 0;
-  // CUDA workers the tasks may run on (planners send the biggest tasks there when there are any).
+  // Workers the tasks may run on (planners send the biggest tasks to CUDA workers when there are any,
+  // and size CPU shares by the CPU workers).
+  virtual int cpu_workers() const { return 1; }
   virtual int cuda_workers() const { return 0; }
   // Pin a large host range once (e.g. a whole factor) so that handles registered inside it need no
   // pinning of their own; a no-op where nothing goes to a GPU. Unpin before freeing the memory.

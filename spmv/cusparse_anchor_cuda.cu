@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <memory>
 
-#include "codelets/common/cuda_check.hpp"
-#include "codelets/spmv/spmv.hpp"
+#include "kernels/common/cuda_check.hpp"
+#include "kernels/spmv/spmv.hpp"
 #include "runtime/csr32.hpp"
 #include "spmv/cusparse_anchor.hpp"
 

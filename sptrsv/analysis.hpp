@@ -1,11 +1,11 @@
 // Structural analysis for the SpTRSV engine: checks and normalises a CSR triangular matrix, builds
 // its level schedule, YuenyeungSpTRSV's warp segmentation and the selector features, and hands the
-// kernels (codelets/sptrsv/sptrsv.hpp) a view of it all. Pure host code, no StarPU, no CUDA.
+// kernels (kernels/sptrsv/sptrsv.hpp) a view of it all. Pure host code, no StarPU, no CUDA.
 #pragma once
 #include <cstdint>
 #include <vector>
 
-#include "codelets/sptrsv/sptrsv.hpp"
+#include "kernels/sptrsv/sptrsv.hpp"
 #include "sparse/csr.hpp"
 #include "sparse/types.hpp"
 #include "sptrsv/features.hpp"

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "codelets/sptrsv/sptrsv.hpp"
-#include "codelets/sptrsv/sptrsv_analysis.hpp"
+#include "kernels/sptrsv/sptrsv.hpp"
+#include "kernels/sptrsv/sptrsv_analysis.hpp"
 #include "sptrsv/scheme_timing.hpp"
 
 namespace hetsparse::sptrsv {

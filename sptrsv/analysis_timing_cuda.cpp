@@ -6,7 +6,7 @@
 #include <exception>
 #include <memory>
 
-#include "codelets/sptrsv/sptrsv_analysis.hpp"
+#include "kernels/sptrsv/sptrsv_analysis.hpp"
 #include "sptrsv/analysis_timing.hpp"
 #include "sptrsv/cuda_resources.hpp"
 

@@ -1,13 +1,13 @@
 // How a solve on StarPU's CPU workers runs (TriangularSolveOptions::cpu_mode), and the per-level task
 // planner. The level-scheduled modes cut the solve as kernels::plan_level_steps does
-// (codelets/sptrsv/sptrsv_level_plan.hpp): big levels into shares, runs of small levels whole.
+// (kernels/sptrsv/sptrsv_level_plan.hpp): big levels into shares, runs of small levels whole.
 #pragma once
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "codelets/sptrsv/sptrsv_codelet.hpp"
-#include "codelets/sptrsv/sptrsv_level_plan.hpp"
+#include "kernels/sptrsv/sptrsv_level_plan.hpp"
 #include "runtime/task_runtime.hpp"
 #include "sparse/types.hpp"
 

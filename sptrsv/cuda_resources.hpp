@@ -9,8 +9,8 @@
 #include <limits>
 #include <vector>
 
-#include "codelets/common/cuda_check.hpp"
-#include "codelets/sptrsv/sptrsv.hpp"
+#include "kernels/common/cuda_check.hpp"
+#include "kernels/sptrsv/sptrsv.hpp"
 #include "sptrsv/powered_triangle.hpp"
 #include "sptrsv/scheme_timing.hpp"
 

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <memory>
 
-#include "codelets/sptrsv/sptrsv.hpp"
-#include "codelets/sptrsv/sptrsv_analysis.hpp"
+#include "kernels/sptrsv/sptrsv.hpp"
+#include "kernels/sptrsv/sptrsv_analysis.hpp"
 #include "sparse/csr.hpp"
 #include "sptrsv/analysis.hpp"
 #include "sptrsv/features.hpp"

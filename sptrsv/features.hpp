@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "codelets/sptrsv/sptrsv.hpp"
-#include "codelets/sptrsv/sptrsv_analysis.hpp"
+#include "kernels/sptrsv/sptrsv.hpp"
+#include "kernels/sptrsv/sptrsv_analysis.hpp"
 #include "sparse/types.hpp"
 
 namespace hetsparse::sptrsv {

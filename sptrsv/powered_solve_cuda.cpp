@@ -3,8 +3,8 @@
 
 #include <utility>
 
-#include "codelets/common/cuda_check.hpp"
-#include "codelets/sptrsv/sptrsv_powered.hpp"
+#include "kernels/common/cuda_check.hpp"
+#include "kernels/sptrsv/sptrsv_powered.hpp"
 #include "sptrsv/powered_solve.hpp"
 
 namespace hetsparse::sptrsv {

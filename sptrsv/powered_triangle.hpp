@@ -23,8 +23,8 @@
 #include <string>
 #include <vector>
 
-#include "codelets/sptrsv/sptrsv.hpp"
-#include "codelets/sptrsv/sptrsv_powered.hpp"
+#include "kernels/sptrsv/sptrsv.hpp"
+#include "kernels/sptrsv/sptrsv_powered.hpp"
 #include "sptrsv/analysis.hpp"
 
 namespace hetsparse::sptrsv {

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "codelets/sptrsv/sptrsv.hpp"
+#include "kernels/sptrsv/sptrsv.hpp"
 #include "codelets/sptrsv/sptrsv_codelet.hpp"
 #include "sptrsv/analysis.hpp"
 #include "sptrsv/powered_triangle.hpp"

@@ -4,8 +4,8 @@
 #include <chrono>
 #include <utility>
 
-#include "codelets/sptrsv/sptrsv_ag.hpp"
-#include "codelets/sptrsv/sptrsv_cusparse.hpp"
+#include "kernels/sptrsv/sptrsv_ag.hpp"
+#include "kernels/sptrsv/sptrsv_cusparse.hpp"
 #include "hetsparse/error.hpp"
 #include "sptrsv/powered_solve.hpp"
 #include "sptrsv/prepared_scheme.hpp"

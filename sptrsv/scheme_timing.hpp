@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "codelets/sptrsv/sptrsv.hpp"
+#include "kernels/sptrsv/sptrsv.hpp"
 
 namespace hetsparse::sptrsv {
 

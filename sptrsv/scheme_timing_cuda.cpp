@@ -8,7 +8,7 @@
 #include <limits>
 #include <memory>
 
-#include "codelets/common/cuda_check.hpp"
+#include "kernels/common/cuda_check.hpp"
 #include "sptrsv/cuda_resources.hpp"
 #include "sptrsv/prepared_scheme.hpp"
 #include "sptrsv/scheme_timing.hpp"

@@ -8,7 +8,6 @@
 #include "codelets/sptrsv/sptrsv_codelet.hpp"
 #include "codelets/sptrsv/sptrsv_level_codelets.hpp"
 #include "hetsparse/error.hpp"
-#include "runtime/runtime.hpp"
 #include "sptrsv/selection_store.hpp"
 
 namespace hetsparse::sptrsv {
@@ -243,8 +242,7 @@ void TriangularSolver::submit_cpu_levels(rt::HandleId b, rt::HandleId x, int nrh
   }
   if (!level_tasks_) {
     LevelTaskOptions o;
-    const auto* starpu = dynamic_cast<const rt::Runtime*>(&rt_);  // others do not know their CPU workers
-    o.chunks = cpu_chunks_ > 0 ? cpu_chunks_ : starpu ? std::max(1, starpu->num_cpu_workers()) : 2;
+    o.chunks = cpu_chunks_ > 0 ? cpu_chunks_ : std::max(1, rt_.cpu_workers());
     o.min_entries_per_task = cpu_min_entries_ > 0 ? cpu_min_entries_ : kLevelTaskMinEntries;
     level_tasks_ = std::make_unique<LevelTaskPlanner>(rt_, o);
   }

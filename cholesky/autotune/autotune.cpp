@@ -7,7 +7,7 @@
 #include <set>
 
 #include "cholesky/autotune/recorded_dag.hpp"
-#include "cholesky/symbolic/analysis.hpp"
+#include "symbolic/analysis.hpp"
 
 namespace hetsparse::cholesky::autotune {
 namespace {

@@ -10,7 +10,7 @@
 #include "cholesky/autotune/cost_model.hpp"
 #include "cholesky/autotune/schedule_simulator.hpp"
 #include "cholesky/autotune/tuning_space.hpp"
-#include "cholesky/symbolic/analyze_options.hpp"
+#include "symbolic/analyze_options.hpp"
 #include "planners/supernodal_cholesky.hpp"
 #include "sparse/csr.hpp"
 

@@ -1,7 +1,5 @@
 #include "cholesky/autotune/recorded_dag.hpp"
 
-#include <starpu.h>
-
 #include <utility>
 
 #include "runtime/recording_runtime.hpp"
@@ -26,6 +24,7 @@ class CountingRecorder final : public rt::TaskRuntime {
   int min_priority() const override { return rec.min_priority(); }
   int max_priority() const override { return rec.max_priority(); }
   // The planner sends a top panel's tasks to the GPU only when the machine has one.
+  int cpu_workers() const override { return rec.cpu_workers(); }
   int cuda_workers() const override { return rec.cuda_workers(); }
 
   rt::RecordingRuntime rec;
@@ -43,10 +42,7 @@ void plan_factorization(rt::TaskRuntime& rt, const SymbolicFactor& sym, const pl
 
 }  // namespace
 
-bool has_cuda_implementation(const rt::Kernel& kernel) {
-  const auto* cl = static_cast<const starpu_codelet*>(kernel.native);
-  return cl != nullptr && cl->cuda_funcs[0] != nullptr;
-}
+bool has_cuda_implementation(const rt::Kernel& kernel) { return kernel.devices.has(rt::Device::Cuda); }
 
 planners::SizeClassThresholds applied_thresholds(const SymbolicFactor& sym, const planners::SizeClassThresholds& th) {
   planners::SizeClassThresholds out = th;

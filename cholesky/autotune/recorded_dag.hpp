@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "cholesky/autotune/schedule_simulator.hpp"
-#include "cholesky/symbolic/symbolic_factor.hpp"
+#include "symbolic/symbolic_factor.hpp"
 #include "planners/supernodal_cholesky.hpp"
 
 namespace hetsparse::cholesky::autotune {

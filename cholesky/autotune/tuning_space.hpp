@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "cholesky/symbolic/analyze_options.hpp"
+#include "symbolic/analyze_options.hpp"
 #include "planners/supernodal_cholesky.hpp"
 
 namespace hetsparse::cholesky::autotune {

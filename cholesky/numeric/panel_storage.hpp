@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
-#include "cholesky/symbolic/analyze_options.hpp"
-#include "cholesky/symbolic/symbolic_factor.hpp"
+#include "symbolic/analyze_options.hpp"
+#include "symbolic/symbolic_factor.hpp"
 #include "sparse/csr.hpp"
 
 namespace hetsparse::cholesky {

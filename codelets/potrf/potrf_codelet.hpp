@@ -4,6 +4,13 @@
 #include "runtime/task_runtime.hpp"
 
 namespace hetsparse::codelets {
+
+// The task's argument struct (insert_potrf writes it, the StarPU glue reads it).
+struct PotrfArgs {
+  char uplo;
+  int n;
+};
+
 const rt::Kernel& potrf_kernel();
 void insert_potrf(rt::TaskRuntime& rt, const rt::TaskOptions& opt, char uplo, int n, rt::HandleId A,
                   rt::HandleId info);

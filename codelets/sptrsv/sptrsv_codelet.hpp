@@ -1,5 +1,5 @@
 // Task insertion for the sparse triangular solve T X = B (or T^T X = B) on one normalised triangular
-// matrix (sptrsv::TriangularPattern, see codelets/sptrsv/sptrsv.hpp for the layout), as one task.
+// matrix (sptrsv::TriangularPattern, see kernels/sptrsv/sptrsv.hpp for the layout), as one task.
 // CPU implementation: serial substitution (a StarPU CPU worker is one core). CUDA implementation:
 // one of kernels::gpu_variants() on the registered buffers, or a prepared scheme (SptrsvCudaPlans:
 // cuSPARSE, AG-SpTRSV) that keeps its own device copy; single right-hand side and no transpose only.
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "codelets/sptrsv/sptrsv.hpp"
+#include "kernels/sptrsv/sptrsv.hpp"
 #include "runtime/task_runtime.hpp"
 #include "sparse/types.hpp"
 
@@ -52,6 +52,14 @@ struct SptrsvParams {
   int cuda_variant = 0;  // index into sptrsv_cuda_variants()
   // When set, CUDA tasks solve through it instead of cuda_variant (and need no device data handles).
   SptrsvCudaPlans* plans = nullptr;
+};
+
+// Buffer order: 0 rowptr, 1 colind, 2 values, 3 b, 4 x; with device data 5 level_rows, 6 segments,
+// 7 level_segments; with the level-ordered copy 8 level_rowptr, 9 level_colind, 10 level_values.
+struct SptrsvArgs {
+  SptrsvParams p;
+  bool has_device_data;
+  bool has_level_copy;
 };
 
 const rt::Kernel& sptrsv_kernel();

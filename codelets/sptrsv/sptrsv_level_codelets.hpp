@@ -1,4 +1,4 @@
-// Task insertion for the level-scheduled CPU solve T X = B (codelets/sptrsv/sptrsv_level_plan.hpp)
+// Task insertion for the level-scheduled CPU solve T X = B (kernels/sptrsv/sptrsv_level_plan.hpp)
 // on StarPU's CPU workers, two ways:
 // - one parallel task: every member of a combined worker runs its share of each level and the
 //   members meet at a spinning barrier per step (SPMD), or the task's function starts its own
@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "codelets/sptrsv/sptrsv_codelet.hpp"
+#include "kernels/sptrsv/sptrsv_level_plan.hpp"
 #include "runtime/task_runtime.hpp"
 #include "sparse/types.hpp"
 
@@ -35,6 +36,16 @@ struct SptrsvLevelParams {
 };
 
 enum class ParallelTaskKind { Spmd, ForkJoin };
+
+// Buffer order: 0 level_rows, 1-3 the level-ordered copy's rowptr / colind / values (or the natural
+// CSR's), 4 b, 5 x, then the caller's ordering accesses (not read).
+struct LevelArgs {
+  SptrsvLevelParams p;
+  bool has_level_copy;
+  index_t begin, end;              // level-range tasks
+  kernels::LevelBarrier barrier;  // parallel tasks: shared by the members, zero at submission
+};
+
 
 // The whole solve as one parallel task (codelet type STARPU_SPMD or STARPU_FORKJOIN, any width).
 // b: Read, x: Write, matrix handles n x nrhs. InvalidArgument for opt.where == Cuda, nrhs < 1 or a
@@ -61,12 +72,6 @@ void insert_sptrsv_level_fence(rt::TaskRuntime& rt, const rt::TaskOptions& opt, 
 // The positions [begin, end) a submitted level-range task solves (e.g. a RecordingRuntime task's
 // spec); InvalidArgument for a task of another kernel.
 std::pair<index_t, index_t> level_range_positions(const rt::TaskSpec& task);
-
-// The widest combined worker StarPU has built (1 when none: the scheduler runs parallel tasks on
-// one worker), 0 when StarPU is not running.
-int widest_parallel_worker();
-// The width (combined worker size) of the last parallel task that ran, 0 before any.
-int last_parallel_task_width();
 
 const rt::Kernel& sptrsv_spmd_kernel();
 const rt::Kernel& sptrsv_forkjoin_kernel();

@@ -7,12 +7,32 @@
 #include <cstdint>
 #include <vector>
 
-#include "codelets/supernode/supernode.hpp"
+#include "kernels/supernode/supernode.hpp"
 #include "runtime/task_runtime.hpp"
 
 namespace hetsparse::codelets {
 
 using kernels::PanelLocation;
+
+// The tasks' argument structs (the insert functions write them, the StarPU glue reads them).
+// Update and factor tasks: buffers [target values, rows, (info,) sources...].
+struct UpdateHeader {  // followed by `count` UpdateItem
+  PanelLocation target;
+  std::int32_t count, pad;
+};
+struct UpdateItem {
+  PanelLocation d;  // value_offset from the start of buffer `src`
+  std::int32_t src, r0, r1, pad;
+};
+struct SubtreeArgs {
+  const PanelLocation* loc;
+  const std::int32_t* col_to_supernode;
+  int* info;
+  std::int32_t first, last;
+};
+struct SweepArgs {
+  std::int32_t num_supernodes, nrhs, ldx, forward;
+};
 
 // A target panel: its group handle (holding only it) and where it is.
 struct TargetPanel {

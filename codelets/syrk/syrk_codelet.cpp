@@ -1,40 +1,12 @@
-// StarPU glue for SYRK (OpenBLAS / cuBLAS).
+// SYRK as a task: its kernel and insert_syrk() (no StarPU; the glue is syrk_starpu.cpp).
 #include "codelets/syrk/syrk_codelet.hpp"
 
-#include "codelets/syrk/syrk.hpp"
-#include "runtime/codelet.hpp"
-#include "runtime/cuda_libraries.hpp"
+#include "codelets/cuda_build.hpp"
 
 namespace hetsparse::codelets {
-namespace {
-
-struct SyrkArgs {
-  char uplo, trans;
-  int n, k;
-  double alpha, beta;
-};
-
-void syrk_cpu_task(void* b[], void* cl_arg) {
-  const auto a = rt::task_args<SyrkArgs>(cl_arg);
-  kernels::syrk_cpu(a.uplo, a.trans, a.n, a.k, a.alpha, rt::matrix_ptr(b[0]), rt::matrix_ld(b[0]), a.beta,
-                    rt::matrix_ptr(b[1]), rt::matrix_ld(b[1]));
-}
-
-#ifdef HETSPARSE_WITH_CUDA
-void syrk_cuda_task(void* b[], void* cl_arg) {
-  const auto a = rt::task_args<SyrkArgs>(cl_arg);
-  kernels::syrk_cuda(rt::cuda::local_cublas(), a.uplo, a.trans, a.n, a.k, a.alpha, rt::matrix_ptr(b[0]),
-                     rt::matrix_ld(b[0]), a.beta, rt::matrix_ptr(b[1]), rt::matrix_ld(b[1]));
-}
-constexpr starpu_cuda_func_t syrk_cuda_func = rt::guarded<syrk_cuda_task>;
-#else
-constexpr starpu_cuda_func_t syrk_cuda_func = nullptr;
-#endif
-
-}  // namespace
 
 const rt::Kernel& syrk_kernel() {
-  static rt::StarpuKernel k("syrk", rt::guarded<syrk_cpu_task>, syrk_cuda_func);
+  static const rt::Kernel k{"syrk", kCpuAndCuda};
   return k;
 }
 

@@ -3,6 +3,13 @@
 #include "runtime/task_runtime.hpp"
 
 namespace hetsparse::codelets {
+
+// The tasks' argument struct (insert_axpy/dot/nrm2 write it, the StarPU glue reads it).
+struct VectorArgs {
+  int n;
+  double alpha;
+};
+
 const rt::Kernel& axpy_kernel();
 const rt::Kernel& dot_kernel();
 const rt::Kernel& nrm2_kernel();

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "cholesky/symbolic/analysis.hpp"
+#include "symbolic/analysis.hpp"
 #include "sparse/convert.hpp"
 #include "sparse/csr.hpp"
 #include "sparse/generators.hpp"

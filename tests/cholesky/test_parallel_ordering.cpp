@@ -10,12 +10,12 @@
 #include <thread>
 #include <vector>
 
-#include "cholesky/symbolic/adjacency_graph.hpp"
-#include "cholesky/symbolic/analysis.hpp"
-#include "cholesky/symbolic/metis_graph.hpp"
-#include "cholesky/symbolic/metis_random.hpp"
-#include "cholesky/symbolic/nested_dissection.hpp"
-#include "cholesky/symbolic/ordering.hpp"
+#include "symbolic/adjacency_graph.hpp"
+#include "symbolic/analysis.hpp"
+#include "symbolic/metis_graph.hpp"
+#include "symbolic/metis_random.hpp"
+#include "symbolic/nested_dissection.hpp"
+#include "symbolic/ordering.hpp"
 #include "sparse/host_threads.hpp"
 #include "hetsparse/error.hpp"
 #include "sparse/convert.hpp"

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <random>
 
-#include "cholesky/symbolic/analysis.hpp"
+#include "symbolic/analysis.hpp"
 #include "hetsparse/error.hpp"
 #include "sparse/convert.hpp"
 #include "symbolic_test_util.hpp"

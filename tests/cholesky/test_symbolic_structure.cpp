@@ -7,7 +7,7 @@
 #include <set>
 #include <string>
 
-#include "cholesky/symbolic/analysis.hpp"
+#include "symbolic/analysis.hpp"
 #include "sparse/convert.hpp"
 #include "sparse/random.hpp"
 #include "symbolic_test_util.hpp"

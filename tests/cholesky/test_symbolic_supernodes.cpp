@@ -5,8 +5,8 @@
 #include <cmath>
 #include <limits>
 
-#include "cholesky/symbolic/analysis.hpp"
-#include "cholesky/symbolic/supernodes.hpp"
+#include "symbolic/analysis.hpp"
+#include "symbolic/supernodes.hpp"
 #include "hetsparse/error.hpp"
 #include "sparse/convert.hpp"
 #include "symbolic_test_util.hpp"

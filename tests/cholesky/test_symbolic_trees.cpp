@@ -4,7 +4,7 @@
 
 #include <numeric>
 
-#include "cholesky/symbolic/analysis.hpp"
+#include "symbolic/analysis.hpp"
 #include "sparse/convert.hpp"
 #include "sparse/random.hpp"
 #include "symbolic_test_util.hpp"

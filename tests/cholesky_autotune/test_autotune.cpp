@@ -7,7 +7,7 @@
 #include "cholesky/autotune/autotune.hpp"
 #include "cholesky/autotune/recorded_dag.hpp"
 #include "cholesky/cholesky_solver.hpp"
-#include "cholesky/symbolic/analysis.hpp"
+#include "symbolic/analysis.hpp"
 #include "reference/sparse_reference.hpp"
 #include "sparse/convert.hpp"
 #include "sparse/generators.hpp"

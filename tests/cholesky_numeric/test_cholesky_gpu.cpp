@@ -24,7 +24,7 @@ class CholeskyGpu : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(CholeskyGpu, AllTasksOnTheGpu) {
   rt::Runtime r(test_runtime_options(GetParam(), 2, 1));
-  if (r.num_cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
+  if (r.cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
   planners::SizeClassThresholds th;
   th.inst_max_flops = 1e3;
   th.dpq_min_flops = 1e5;
@@ -40,7 +40,7 @@ TEST_P(CholeskyGpu, AllTasksOnTheGpu) {
 
 TEST_P(CholeskyGpu, MixedCpuGpu) {
   rt::Runtime r(test_runtime_options(GetParam(), 2, 1));
-  if (r.num_cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
+  if (r.cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
   planners::SizeClassThresholds th;
   th.gpu_min_task_flops = 1e6;
   EXPECT_LE(solve_error(r, laplacian_3d(30, 30, 30), th), 1e-14);

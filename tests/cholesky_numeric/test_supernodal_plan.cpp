@@ -6,7 +6,7 @@
 #include <map>
 #include <set>
 
-#include "cholesky/symbolic/analysis.hpp"
+#include "symbolic/analysis.hpp"
 #include "planners/supernodal_cholesky.hpp"
 #include "runtime/recording_runtime.hpp"
 #include "sparse/convert.hpp"

@@ -10,7 +10,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "codelets/common/cuda_check.hpp"
+#include "kernels/common/cuda_check.hpp"
 
 namespace hetsparse::test {
 

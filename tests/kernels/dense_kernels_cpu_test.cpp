@@ -1,11 +1,11 @@
 // CPU dense and level-1 kernels (CBLAS/LAPACKE) against the loop references.
 #include <gtest/gtest.h>
 
-#include "codelets/gemm/gemm.hpp"
-#include "codelets/potrf/potrf.hpp"
-#include "codelets/syrk/syrk.hpp"
-#include "codelets/trsm/trsm.hpp"
-#include "codelets/vector/vector.hpp"
+#include "kernels/gemm/gemm.hpp"
+#include "kernels/potrf/potrf.hpp"
+#include "kernels/syrk/syrk.hpp"
+#include "kernels/trsm/trsm.hpp"
+#include "kernels/vector/vector.hpp"
 #include "hetsparse/error.hpp"
 #include "tests/kernels/dense_checks.hpp"
 

@@ -3,11 +3,11 @@
 
 #include <functional>
 
-#include "codelets/gemm/gemm.hpp"
-#include "codelets/potrf/potrf.hpp"
-#include "codelets/syrk/syrk.hpp"
-#include "codelets/trsm/trsm.hpp"
-#include "codelets/vector/vector.hpp"
+#include "kernels/gemm/gemm.hpp"
+#include "kernels/potrf/potrf.hpp"
+#include "kernels/syrk/syrk.hpp"
+#include "kernels/trsm/trsm.hpp"
+#include "kernels/vector/vector.hpp"
 #include "hetsparse/error.hpp"
 #include "tests/kernels/cuda_test_support.hpp"
 #include "tests/kernels/dense_checks.hpp"

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "codelets/spmv/spmv.hpp"
+#include "kernels/spmv/spmv.hpp"
 #include "tests/kernels/test_matrices.hpp"
 
 namespace hetsparse::test {

@@ -3,7 +3,7 @@
 // sub-blocks whose offsets do not start at 0.
 #include <gtest/gtest.h>
 
-#include "codelets/spmv/spmv.hpp"
+#include "kernels/spmv/spmv.hpp"
 #include "tests/kernels/cuda_test_support.hpp"
 #include "tests/kernels/test_matrices.hpp"
 

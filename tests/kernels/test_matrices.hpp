@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "codelets/spmv/spmv.hpp"
+#include "kernels/spmv/spmv.hpp"
 #include "sparse/random.hpp"
 
 namespace hetsparse::test {

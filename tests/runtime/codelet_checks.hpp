@@ -5,7 +5,7 @@
 #include <string>
 
 #include "codelets/spmv/spmv_codelet.hpp"
-#include "runtime/runtime.hpp"
+#include "runtime/starpu/runtime.hpp"
 
 namespace hetsparse::test {
 

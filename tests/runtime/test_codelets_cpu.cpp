@@ -10,7 +10,7 @@ class CpuCodelets : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(CpuCodelets, AllAgainstReference) {
   rt::Runtime r(test_runtime_options(GetParam(), 2, 0));
-  ASSERT_EQ(r.num_cpu_workers(), 2);
+  ASSERT_EQ(r.cpu_workers(), 2);
   check_spmv(r, rt::Where::Cpu, codelets::SpmvCudaImpl::Own, 5, 11);
   check_gemm_syrk_trsm(r, rt::Where::Cpu, 12);
   check_potrf(r, rt::Where::Cpu, 13);

@@ -11,7 +11,7 @@ class GpuCodelets : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(GpuCodelets, CudaImplementationsAgainstReference) {
   rt::Runtime r(test_runtime_options(GetParam(), 2, 1));
-  if (r.num_cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
+  if (r.cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
   check_spmv(r, rt::Where::Cuda, codelets::SpmvCudaImpl::Own, 3, 21);
   check_spmv(r, rt::Where::Cuda, codelets::SpmvCudaImpl::Cusparse, 3, 22);
   check_gemm_syrk_trsm(r, rt::Where::Cuda, 23);
@@ -21,7 +21,7 @@ TEST_P(GpuCodelets, CudaImplementationsAgainstReference) {
 
 TEST_P(GpuCodelets, MixedCpuGpuTiledCholesky) {
   rt::Runtime r(test_runtime_options(GetParam(), 2, 1));
-  if (r.num_cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
+  if (r.cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
   check_tiled_cholesky(r, 1500, 250, 200, 26);
   check_spmv(r, rt::Where::Any, codelets::SpmvCudaImpl::Own, 8, 27);
 }

@@ -41,7 +41,7 @@ TEST(RecordingRuntime, CommutingWritersWaitForWhatCameBeforeNotForEachOther) {
   rt::RecordingRuntime r;
   std::vector<double> v(8), w(8);
   rt::DataHandle hv = rt::make_vector_handle(r, v), hw = rt::make_vector_handle(r, w);
-  rt::Kernel k{"k", nullptr};
+  rt::Kernel k{"k"};
   auto task = [&](rt::Access mode) {
     rt::TaskSpec t;
     t.kernel = &k;

@@ -8,7 +8,7 @@
 #include "codelets/gemm/gemm_codelet.hpp"
 #include "codelets/vector/vector_codelet.hpp"
 #include "hetsparse/error.hpp"
-#include "runtime/runtime.hpp"
+#include "runtime/starpu/runtime.hpp"
 #include "tests/runtime/codelet_checks.hpp"
 
 namespace hetsparse::test {
@@ -17,8 +17,8 @@ namespace {
 TEST(Runtime, WorkersAndOptions) {
   rt::Runtime r(test_runtime_options("lws", 2, 0));
   EXPECT_EQ(r.options().scheduler, "lws");
-  EXPECT_EQ(r.num_cpu_workers(), 2);
-  EXPECT_EQ(r.num_cuda_workers(), 0);
+  EXPECT_EQ(r.cpu_workers(), 2);
+  EXPECT_EQ(r.cuda_workers(), 0);
   for (const auto& w : r.workers()) {
     EXPECT_EQ(w.kind, rt::WorkerInfo::Kind::Cpu);
     EXPECT_FALSE(w.name.empty());

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "codelets/sptrsv/sptrsv_ag.hpp"
+#include "kernels/sptrsv/sptrsv_ag.hpp"
 
 namespace hetsparse::test {
 

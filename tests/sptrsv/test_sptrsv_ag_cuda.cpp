@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "codelets/sptrsv/sptrsv.hpp"
-#include "codelets/sptrsv/sptrsv_ag.hpp"
+#include "kernels/sptrsv/sptrsv.hpp"
+#include "kernels/sptrsv/sptrsv_ag.hpp"
 #include "hetsparse/error.hpp"
 #include "sparse/generators.hpp"
 #include "sptrsv/analysis.hpp"

@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "codelets/sptrsv/sptrsv.hpp"
-#include "codelets/sptrsv/sptrsv_ag.hpp"
-#include "codelets/sptrsv/sptrsv_ag_plan.hpp"
+#include "kernels/sptrsv/sptrsv.hpp"
+#include "kernels/sptrsv/sptrsv_ag.hpp"
+#include "kernels/sptrsv/sptrsv_ag_plan.hpp"
 #include "hetsparse/error.hpp"
 #include "sptrsv/analysis.hpp"
 #include "tests/sptrsv/sptrsv_ag_test_schemes.hpp"

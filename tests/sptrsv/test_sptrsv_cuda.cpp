@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "codelets/sptrsv/sptrsv.hpp"
+#include "kernels/sptrsv/sptrsv.hpp"
 #include "hetsparse/error.hpp"
 #include "reference/sparse_reference.hpp"
 #include "sparse/generators.hpp"

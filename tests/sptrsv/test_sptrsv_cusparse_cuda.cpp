@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "codelets/sptrsv/sptrsv.hpp"
-#include "codelets/sptrsv/sptrsv_cusparse.hpp"
+#include "kernels/sptrsv/sptrsv.hpp"
+#include "kernels/sptrsv/sptrsv_cusparse.hpp"
 #include "reference/sparse_reference.hpp"
 #include "sparse/generators.hpp"
 #include "sptrsv/analysis.hpp"

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "codelets/sptrsv/sptrsv.hpp"
-#include "codelets/sptrsv/sptrsv_analysis.hpp"
+#include "kernels/sptrsv/sptrsv.hpp"
+#include "kernels/sptrsv/sptrsv_analysis.hpp"
 #include "hetsparse/error.hpp"
 #include "reference/sparse_reference.hpp"
 #include "sptrsv/analysis.hpp"

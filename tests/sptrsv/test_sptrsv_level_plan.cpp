@@ -10,7 +10,7 @@
 #include <thread>
 #include <vector>
 
-#include "codelets/sptrsv/sptrsv_level_plan.hpp"
+#include "kernels/sptrsv/sptrsv_level_plan.hpp"
 #include "hetsparse/error.hpp"
 #include "reference/sparse_reference.hpp"
 #include "sptrsv/analysis.hpp"

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "codelets/sptrsv/sptrsv.hpp"
-#include "codelets/sptrsv/sptrsv_powered.hpp"
+#include "kernels/sptrsv/sptrsv.hpp"
+#include "kernels/sptrsv/sptrsv_powered.hpp"
 #include "reference/sparse_reference.hpp"
 #include "sptrsv/powered_triangle.hpp"
 #include "sptrsv/prepared_scheme.hpp"

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "codelets/sptrsv/sptrsv_level_codelets.hpp"
+#include "codelets/sptrsv/sptrsv_level_workers.hpp"
 #include "reference/sparse_reference.hpp"
 #include "sparse/generators.hpp"
 #include "sptrsv/triangular_solver.hpp"

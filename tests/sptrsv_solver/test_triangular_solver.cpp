@@ -105,7 +105,7 @@ std::unique_ptr<sptrsv::TriangularSolver> gpu_solver(rt::Runtime& r, const Csr& 
 
 TEST(TriangularSolverGpu, EveryGpuVariantThroughStarpu) {
   rt::Runtime r(test_runtime_options("eager", 1, 1));
-  if (r.num_cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
+  if (r.cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
   for (const SolverCase& c : solver_cases()) {
     for (Triangle tri : {Triangle::Lower, Triangle::Upper}) {
       const Csr T = solver_input(c.lower, tri, false, 6);
@@ -171,7 +171,7 @@ void check_scheme_through_starpu(rt::Runtime& r, const Csr& T, Triangle tri, con
 // later ones reuse; x aliasing b and new values (re-preparation) included.
 TEST(TriangularSolverGpu, EverySchemeKindThroughStarpu) {
   rt::Runtime r(test_runtime_options("eager", 1, 1));
-  if (r.num_cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
+  if (r.cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
   const std::vector<std::string> schemes = {"cusparse", "ag", "ag:ng=8,sw=4,tf=avg,rb=4,th=4,lr=1,ws=locality,al=2",
                                             "ag:ng=32,sw=64,lr=1,al=0", "ag:ng=1,sw=1,tf=thresh,rb=2,th=16"};
   for (const SolverCase& c : solver_cases()) {
@@ -187,7 +187,7 @@ TEST(TriangularSolverGpu, EverySchemeKindThroughStarpu) {
 // refuses the scheme, naming it.
 TEST(TriangularSolverGpu, PoweredSchemesThroughStarpu) {
   rt::Runtime r(test_runtime_options("eager", 1, 1));
-  if (r.num_cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
+  if (r.cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
   const SolverCase& lap = solver_cases()[0];
   for (Triangle tri : {Triangle::Lower, Triangle::Upper}) {
     const Csr T = solver_input(lap.lower, tri, false, 6);
@@ -212,7 +212,7 @@ TEST(TriangularSolverGpu, PoweredSchemesThroughStarpu) {
 TEST(TriangularSolverGpu, AutoSearchCachesAndModelPredicts) {
   ::unsetenv("HETSPARSE_SPTRSV_MODEL");  // an explicit model would override the one trained below
   rt::Runtime r(test_runtime_options("eager", 1, 1));
-  if (r.num_cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
+  if (r.cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
   const std::string dir = ::testing::TempDir() + "hetsparse_auto_" + std::to_string(::getpid());
   const Csr T = solver_input(solver_cases()[1].lower, Triangle::Lower, false, 6);
   sptrsv::TriangularSolveOptions o;

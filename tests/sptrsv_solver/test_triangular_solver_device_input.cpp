@@ -50,7 +50,7 @@ void expect_solves(sptrsv::TriangularSolver& s, const Csr& T, Triangle tri, bool
 
 TEST(TriangularSolverGpu, AnalyzeDeviceInputAnalysesOnTheGpu) {
   rt::Runtime r(test_runtime_options("eager", 1, 1));
-  if (r.num_cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
+  if (r.cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
   for (const SolverCase& c : solver_cases()) {
     for (Triangle tri : {Triangle::Lower, Triangle::Upper}) {
       for (bool unit : {false, true}) {
@@ -87,7 +87,7 @@ TEST(TriangularSolverGpu, AnalyzeDeviceInputAnalysesOnTheGpu) {
 
 TEST(TriangularSolverGpu, AnalyzeDeviceInputFallsBackToTheHost) {
   rt::Runtime r(test_runtime_options("eager", 1, 1));
-  if (r.num_cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
+  if (r.cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
   const Csr T = solver_input(solver_cases()[0].lower, Triangle::Lower, false, 32);  // entries shuffled
   sptrsv::TriangularSolveOptions o;
   o.device = rt::Where::Cuda;

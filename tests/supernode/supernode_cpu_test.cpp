@@ -7,7 +7,7 @@
 #include <limits>
 #include <vector>
 
-#include "codelets/supernode/supernode.hpp"
+#include "kernels/supernode/supernode.hpp"
 #include "hetsparse/error.hpp"
 #include "tests/supernode/supernode_checks.hpp"
 

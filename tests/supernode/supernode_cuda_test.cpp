@@ -9,8 +9,8 @@
 #include <optional>
 #include <vector>
 
-#include "codelets/supernode/supernode.hpp"
-#include "codelets/supernode/supernode_batch_layout.hpp"
+#include "kernels/supernode/supernode.hpp"
+#include "kernels/supernode/supernode_batch_layout.hpp"
 #include "hetsparse/error.hpp"
 #include "tests/kernels/cuda_test_support.hpp"
 #include "tests/supernode/supernode_checks.hpp"

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "codelets/supernode/supernode.hpp"
+#include "kernels/supernode/supernode.hpp"
 #include "sparse/random.hpp"
 
 namespace hetsparse::test {

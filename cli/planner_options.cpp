@@ -1,0 +1,45 @@
+#include "cli/planner_options.hpp"
+
+#include <stdexcept>
+#include <string>
+
+#include "hetsparse/error.hpp"
+
+namespace hetsparse::cli {
+
+void add_planner_options(ArgParser& p) {
+  p.option("subtree-max-flops", "F", "leaf subtrees under F flops are one CPU task each (<0 automatic, 0 none)")
+      .option("gpu-min-task-flops", "F", "top supernodes with less work than F stay on CPUs")
+      .option("gpu-only-min-flops", "F", "top supernodes with at least F flops of work live on the GPU")
+      .option("amalgamation", "N:Z,N:Z,N:Z,N:Z",
+              "swCholesky's four relaxed-amalgamation cases (columns:zero fraction), default 8:0.99,32:0.8,64:0.1,1023:0.05");
+}
+
+void apply_planner_options(const ArgParser& p, planners::SizeClassThresholds& th) {
+  if (p.has("subtree-max-flops")) th.subtree_max_flops = p.get_double("subtree-max-flops");
+  if (p.has("gpu-min-task-flops")) th.gpu_min_task_flops = p.get_double("gpu-min-task-flops");
+  if (p.has("gpu-only-min-flops")) th.gpu_only_min_flops = p.get_double("gpu-only-min-flops");
+}
+
+void apply_amalgamation_option(const ArgParser& p, cholesky::AnalyzeOptions& ao) {
+  if (!p.has("amalgamation")) return;
+  const std::string v = p.get("amalgamation");
+  std::size_t at = 0;
+  for (auto& pair : ao.amalgamation) {
+    const std::size_t colon = v.find(':', at), comma = v.find(',', at);
+    if (colon == std::string::npos || (comma != std::string::npos && comma < colon))
+      throw InvalidArgument("--amalgamation: expected four N:Z pairs separated by commas, got '" + v + "'");
+    try {
+      pair.nrelax = static_cast<index_t>(std::stol(v.substr(at, colon - at)));
+      pair.zrelax = std::stod(v.substr(colon + 1, comma == std::string::npos ? std::string::npos : comma - colon - 1));
+    } catch (const std::logic_error&) {
+      throw InvalidArgument("--amalgamation: '" + v + "' is not four N:Z pairs of numbers");
+    }
+    if (pair.nrelax < 1 || pair.zrelax < 0 || pair.zrelax >= 1)
+      throw InvalidArgument("--amalgamation: need N >= 1 and 0 <= Z < 1 in '" + v + "'");
+    at = comma == std::string::npos ? v.size() : comma + 1;
+  }
+  if (at < v.size()) throw InvalidArgument("--amalgamation: more than four pairs in '" + v + "'");
+}
+
+}  // namespace hetsparse::cli

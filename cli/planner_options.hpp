@@ -1,0 +1,16 @@
+// Command-line knobs of the supernodal Cholesky planner, shared by `hetsparse cholesky` and the
+// Cholesky benchmark, so tuning experiments need no rebuild.
+#pragma once
+#include "cli/args.hpp"
+#include "symbolic/analyze_options.hpp"
+#include "planners/supernodal_cholesky.hpp"
+
+namespace hetsparse::cli {
+
+// --subtree-max-flops, --gpu-min-task-flops, --gpu-only-min-flops, --amalgamation
+void add_planner_options(ArgParser& p);
+// Overrides the fields of `th` (and the amalgamation pairs of `ao`) whose options were given.
+void apply_planner_options(const ArgParser& p, planners::SizeClassThresholds& th);
+void apply_amalgamation_option(const ArgParser& p, cholesky::AnalyzeOptions& ao);
+
+}  // namespace hetsparse::cli

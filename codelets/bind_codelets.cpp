@@ -1,0 +1,28 @@
+// Every kernel of codelets/ bound to its StarPU glue: the one list a new codelet joins.
+#include "codelets/support/starpu_binding.hpp"
+
+namespace hetsparse::codelets {
+
+void bind_gemm(rt::StarpuBindings&);
+void bind_syrk(rt::StarpuBindings&);
+void bind_trsm(rt::StarpuBindings&);
+void bind_potrf(rt::StarpuBindings&);
+void bind_vector(rt::StarpuBindings&);
+void bind_spmv(rt::StarpuBindings&);
+void bind_supernode(rt::StarpuBindings&);
+void bind_sptrsv(rt::StarpuBindings&);
+void bind_sptrsv_levels(rt::StarpuBindings&);
+
+void bind_codelets(rt::StarpuBindings& b) {
+  bind_gemm(b);
+  bind_syrk(b);
+  bind_trsm(b);
+  bind_potrf(b);
+  bind_vector(b);
+  bind_spmv(b);
+  bind_supernode(b);
+  bind_sptrsv(b);
+  bind_sptrsv_levels(b);
+}
+
+}  // namespace hetsparse::codelets

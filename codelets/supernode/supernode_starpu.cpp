@@ -1,0 +1,124 @@
+// StarPU glue for the supernodal Cholesky kernels: updates (DPQ single or TPQ batch), factor with
+// inline tiny updates (InstQ), whole leaf subtrees, and the forward/backward solve sweeps.
+#include <vector>
+
+#include "codelets/supernode/supernode_codelet.hpp"
+#include "codelets/support/cuda_libraries.hpp"
+#include "codelets/support/starpu_binding.hpp"
+#include "codelets/support/task_buffers.hpp"
+
+namespace hetsparse::codelets {
+namespace {
+
+kernels::PanelRef target(void* b[], const PanelLocation& l) {
+  return {rt::vector_ptr<double>(b[0]), rt::vector_ptr<const std::int32_t>(b[1]) + l.row_begin, l.nrows, l.ncols, l.first_col};
+}
+
+// The descendants of a task as kernel arguments (host or device pointers, as StarPU gives them).
+struct Sources {
+  std::vector<kernels::ConstPanelRef> ds;
+  std::vector<kernels::UpdateRange> rs;
+  Sources(void* b[], const void* cl_arg, const UpdateHeader& h) {
+    const auto* rows = rt::vector_ptr<const std::int32_t>(b[1]);
+    for (const UpdateItem& it : rt::task_items<UpdateHeader, UpdateItem>(cl_arg, h.count)) {
+      ds.push_back({rt::vector_ptr<const double>(b[it.src]) + it.d.value_offset, rows + it.d.row_begin, it.d.nrows, it.d.ncols,
+                    it.d.first_col});
+      rs.push_back({it.r0, it.r1});
+    }
+  }
+  int count() const { return static_cast<int>(ds.size()); }
+  // fused_max_flops = 0: room for every product, as the CPU batch needs.
+  std::size_t work_bytes(double fused_max_flops) const {
+    return kernels::supernode_update_batch_work_bytes(ds.data(), rs.data(), count(), fused_max_flops);
+  }
+};
+
+// CPU work buffer, one per worker thread, grown as needed.
+double* cpu_work(std::size_t doubles) {
+  thread_local std::vector<double> work;
+  if (work.size() < doubles) work.resize(doubles);
+  return work.data();
+}
+
+void apply_cpu(void* b[], const void* cl_arg, const UpdateHeader& h) {
+  if (h.count == 0) return;
+  const Sources s(b, cl_arg, h);
+  kernels::supernode_update_batch_cpu(s.ds.data(), s.rs.data(), s.count(), target(b, h.target),
+                                      cpu_work(s.work_bytes(0.0) / sizeof(double) + 1));
+}
+
+void update_cpu(void* b[], void* cl_arg) { apply_cpu(b, cl_arg, rt::task_args<UpdateHeader>(cl_arg)); }
+
+void factor_cpu(void* b[], void* cl_arg) {
+  const auto h = rt::task_args<UpdateHeader>(cl_arg);
+  apply_cpu(b, cl_arg, h);
+  *rt::vector_ptr<int>(b[2]) = kernels::supernode_factor_cpu(target(b, h.target));
+}
+
+void subtree_cpu(void* b[], void* cl_arg) {
+  const auto a = rt::task_args<SubtreeArgs>(cl_arg);
+  double* work = cpu_work(kernels::supernode_subtree_work_doubles(a.loc, a.first, a.last) + 1);
+  kernels::supernode_subtree_cpu(a.loc, rt::vector_ptr<const std::int32_t>(b[1]), a.col_to_supernode, a.first, a.last,
+                                 rt::vector_ptr<double>(b[0]), a.info + a.first, work);
+}
+
+void sweep_cpu(void* b[], void* cl_arg) {
+  const auto a = rt::task_args<SweepArgs>(cl_arg);
+  const double* values = rt::vector_ptr<const double>(b[0]);
+  const auto* rows = rt::vector_ptr<const std::int32_t>(b[1]);
+  const auto* loc = rt::vector_ptr<const PanelLocation>(b[2]);
+  double* x = rt::vector_ptr<double>(b[3]);
+  for (std::int32_t k = 0; k < a.num_supernodes; ++k) {
+    const PanelLocation& l = loc[a.forward ? k : a.num_supernodes - 1 - k];
+    const kernels::ConstPanelRef p{values + l.value_offset, rows + l.row_begin, l.nrows, l.ncols, l.first_col};
+    double* work = cpu_work(kernels::supernode_solve_work_doubles(p, a.nrhs));
+    if (a.forward)
+      kernels::supernode_forward_cpu(p, x, a.nrhs, a.ldx, work);
+    else
+      kernels::supernode_backward_cpu(p, x, a.nrhs, a.ldx, work);
+  }
+}
+
+// inline: emitted only where a CUDA task calls it, i.e. in CUDA builds (starpu_binding.hpp).
+inline void apply_cuda(void* b[], const void* cl_arg, const UpdateHeader& h) {
+  if (h.count == 0) return;
+  const Sources s(b, cl_arg, h);
+  const std::size_t bytes = s.work_bytes(kernels::kFusedUpdateMaxFlops);
+  kernels::supernode_update_batch_cuda(rt::cuda::local_cublas(), rt::cuda::local_stream(), s.ds.data(),
+                                       s.rs.data(), s.count(), target(b, h.target), rt::cuda::local_workspace(bytes),
+                                       bytes);
+}
+
+struct UpdateTasks {
+  static void cpu(void* b[], void* cl_arg) { update_cpu(b, cl_arg); }
+  static void cuda(void* b[], void* cl_arg) { apply_cuda(b, cl_arg, rt::task_args<UpdateHeader>(cl_arg)); }
+};
+struct FactorTasks {
+  static void cpu(void* b[], void* cl_arg) { factor_cpu(b, cl_arg); }
+  static void cuda(void* b[], void* cl_arg) {
+    const auto h = rt::task_args<UpdateHeader>(cl_arg);
+    apply_cuda(b, cl_arg, h);
+    const kernels::PanelRef t = target(b, h.target);
+    cusolverDnHandle_t sh = rt::cuda::local_cusolver();
+    const std::size_t bytes = kernels::supernode_factor_cuda_work_bytes(sh, t);
+    kernels::supernode_factor_cuda(sh, rt::cuda::local_cublas(), rt::cuda::local_stream(), t,
+                                   rt::cuda::local_workspace(bytes), bytes, rt::vector_ptr<int>(b[2]));
+  }
+};
+struct SubtreeTasks {
+  static void cpu(void* b[], void* cl_arg) { subtree_cpu(b, cl_arg); }
+};
+struct SweepTasks {
+  static void cpu(void* b[], void* cl_arg) { sweep_cpu(b, cl_arg); }
+};
+
+}  // namespace
+
+void bind_supernode(rt::StarpuBindings& b) {
+  b.bind<UpdateTasks>(supernode_update_kernel());
+  b.bind<FactorTasks>(supernode_factor_kernel());
+  b.bind<SubtreeTasks>(supernode_subtree_kernel());
+  b.bind<SweepTasks>(supernodal_sweep_kernel());
+}
+
+}  // namespace hetsparse::codelets

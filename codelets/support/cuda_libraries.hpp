@@ -1,0 +1,53 @@
+// Per-CUDA-worker library handles (cuBLAS, cuSPARSE, cuSOLVER) bound to the worker's StarPU stream,
+// plus a per-worker device workspace. Call the accessors only from inside a CUDA codelet.
+#pragma once
+#include <cstddef>
+#include <string>
+#include <vector>
+
+// Same forward declarations as the CUDA headers, so this header needs no CUDA include.
+struct cublasContext;
+struct cusparseContext;
+struct cusolverDnContext;
+typedef struct cublasContext* cublasHandle_t;
+typedef struct cusparseContext* cusparseHandle_t;
+typedef struct cusolverDnContext* cusolverDnHandle_t;
+typedef struct CUstream_st* cudaStream_t;
+
+namespace hetsparse::rt::cuda {
+
+// A device buffer that codelets may grow (stream-ordered) and the runtime frees at shutdown.
+struct DeviceWorkspace {
+  void* ptr = nullptr;
+  std::size_t bytes = 0;
+};
+
+void init_libraries();      // on every CUDA worker, after starpu_init; no-op without CUDA
+void shutdown_libraries();  // before starpu_shutdown
+
+cudaStream_t local_stream();  // the worker's StarPU stream
+cublasHandle_t local_cublas();
+cusparseHandle_t local_cusparse();
+cusolverDnHandle_t local_cusolver();
+DeviceWorkspace& local_workspace();
+// The local workspace grown (stream-ordered) to at least `bytes`.
+void* local_workspace(std::size_t bytes);
+int* local_info();  // one device int, for cuSOLVER's devInfo
+
+}  // namespace hetsparse::rt::cuda
+
+namespace hetsparse::rt::cuda {
+// What `hetsparse info` prints about CUDA: runtime/driver versions and devices ("" parts when absent).
+struct CudaSummary {
+  bool built_with_cuda = false;
+  int runtime_version = 0, driver_version = 0;
+  std::string error;  // why no device could be listed
+  struct Device {
+    std::string name;
+    int major = 0, minor = 0, sms = 0;
+    double memory_gib = 0;
+  };
+  std::vector<Device> devices;
+};
+CudaSummary cuda_summary();
+}  // namespace hetsparse::rt::cuda

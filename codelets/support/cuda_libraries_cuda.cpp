@@ -1,0 +1,112 @@
+// CUDA build: library handles created on each CUDA worker with its StarPU stream.
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <cusolverDn.h>
+#include <cusparse.h>
+#include <starpu.h>
+
+#include <array>
+#include <string>
+
+#include "hetsparse/error.hpp"
+#include "codelets/support/cuda_libraries.hpp"
+
+namespace hetsparse::rt::cuda {
+namespace {
+
+struct WorkerLibraries {
+  cublasHandle_t cublas = nullptr;
+  cusparseHandle_t cusparse = nullptr;
+  cusolverDnHandle_t cusolver = nullptr;
+  DeviceWorkspace workspace;
+  int* info = nullptr;
+  bool failed = false;
+};
+std::array<WorkerLibraries, STARPU_NMAXWORKERS> g_libs;
+
+WorkerLibraries& mine() {
+  int id = starpu_worker_get_id();
+  if (id < 0 || starpu_worker_get_type(id) != STARPU_CUDA_WORKER || !g_libs[id].cublas)
+    throw RuntimeFailure("CUDA library handles requested outside a CUDA worker");
+  return g_libs[id];
+}
+
+void create_on_worker(void*) {
+  WorkerLibraries& l = g_libs[starpu_worker_get_id_check()];
+  cudaStream_t s = starpu_cuda_get_local_stream();
+  bool ok = cublasCreate(&l.cublas) == CUBLAS_STATUS_SUCCESS && cublasSetStream(l.cublas, s) == CUBLAS_STATUS_SUCCESS;
+  ok = ok && cusparseCreate(&l.cusparse) == CUSPARSE_STATUS_SUCCESS &&
+       cusparseSetStream(l.cusparse, s) == CUSPARSE_STATUS_SUCCESS;
+  ok = ok && cusolverDnCreate(&l.cusolver) == CUSOLVER_STATUS_SUCCESS &&
+       cusolverDnSetStream(l.cusolver, s) == CUSOLVER_STATUS_SUCCESS;
+  ok = ok && cudaMalloc(reinterpret_cast<void**>(&l.info), sizeof(int)) == cudaSuccess;
+  l.failed = !ok;
+}
+
+void destroy_on_worker(void*) {
+  WorkerLibraries& l = g_libs[starpu_worker_get_id_check()];
+  cudaStreamSynchronize(starpu_cuda_get_local_stream());
+  if (l.cusolver) cusolverDnDestroy(l.cusolver);
+  if (l.cusparse) cusparseDestroy(l.cusparse);
+  if (l.cublas) cublasDestroy(l.cublas);
+  if (l.workspace.ptr) cudaFree(l.workspace.ptr);
+  if (l.info) cudaFree(l.info);
+  l = WorkerLibraries{};
+}
+
+}  // namespace
+
+void init_libraries() {
+  if (starpu_cuda_worker_get_count() == 0) return;
+  starpu_execute_on_each_worker_ex(create_on_worker, nullptr, STARPU_CUDA, "hetsparse_cuda_libraries_init");
+  for (unsigned id = 0; id < starpu_worker_get_count(); ++id)
+    if (g_libs[id].failed) throw CudaError("creating cuBLAS/cuSPARSE/cuSOLVER handles failed on worker " + std::to_string(id));
+}
+
+void shutdown_libraries() {
+  if (starpu_cuda_worker_get_count() == 0) return;
+  starpu_execute_on_each_worker_ex(destroy_on_worker, nullptr, STARPU_CUDA, "hetsparse_cuda_libraries_fini");
+}
+
+cudaStream_t local_stream() { return starpu_cuda_get_local_stream(); }
+cublasHandle_t local_cublas() { return mine().cublas; }
+cusparseHandle_t local_cusparse() { return mine().cusparse; }
+cusolverDnHandle_t local_cusolver() { return mine().cusolver; }
+DeviceWorkspace& local_workspace() { return mine().workspace; }
+void* local_workspace(std::size_t bytes) {
+  DeviceWorkspace& w = mine().workspace;
+  if (w.bytes >= bytes) return w.ptr;
+  cudaStream_t s = starpu_cuda_get_local_stream();
+  if (w.ptr) cudaFreeAsync(w.ptr, s);
+  w = DeviceWorkspace{};
+  if (cudaMallocAsync(&w.ptr, bytes, s) != cudaSuccess)
+    throw CudaError("cudaMallocAsync of a " + std::to_string(bytes) + "-byte workspace failed");
+  w.bytes = bytes;
+  return w.ptr;
+}
+int* local_info() { return mine().info; }
+
+}  // namespace hetsparse::rt::cuda
+
+namespace hetsparse::rt::cuda {
+
+CudaSummary cuda_summary() {
+  CudaSummary s;
+  s.built_with_cuda = true;
+  cudaRuntimeGetVersion(&s.runtime_version);
+  cudaDriverGetVersion(&s.driver_version);
+  int n = 0;
+  if (cudaError_t e = cudaGetDeviceCount(&n); e != cudaSuccess) {
+    s.error = cudaGetErrorString(e);
+    cudaGetLastError();
+    return s;
+  }
+  for (int d = 0; d < n; ++d) {
+    cudaDeviceProp p{};
+    if (cudaGetDeviceProperties(&p, d) != cudaSuccess) continue;
+    s.devices.push_back({p.name, p.major, p.minor, p.multiProcessorCount, double(p.totalGlobalMem) / (1 << 30)});
+  }
+  return s;
+}
+
+}  // namespace hetsparse::rt::cuda

@@ -1,0 +1,49 @@
+// Right-looking factorization of whole leaf subtrees on one core. A subtree is one task: its
+// supernodes are small, and one task per supernode (plus a StarPU handle per panel) cost more than
+// the arithmetic (see docs/benchmarks.md, "registration cost").
+#include <algorithm>
+
+#include "kernels/supernode/supernode.hpp"
+#include "kernels/supernode/supernode_update_detail.hpp"
+
+namespace hetsparse::kernels {
+
+std::size_t supernode_subtree_work_doubles(const PanelLocation* loc, std::int32_t first, std::int32_t last) {
+  // An update from s has m <= nrows - ncols rows and k <= m columns.
+  std::size_t most = 0;
+  for (std::int32_t s = first; s < last; ++s) {
+    const auto below = static_cast<std::size_t>(loc[s].nrows - loc[s].ncols);
+    most = std::max(most, below * below);
+  }
+  return most;
+}
+
+std::int32_t supernode_subtree_cpu(const PanelLocation* loc, const std::int32_t* rows,
+                                   const std::int32_t* col_to_supernode, std::int32_t first, std::int32_t last,
+                                   double* values, int* info, double* work) {
+  const std::int64_t base = first < last ? loc[first].value_offset : 0;
+  auto panel = [&](std::int32_t s) {
+    const PanelLocation& l = loc[s];
+    return PanelRef{values + (l.value_offset - base), rows + l.row_begin, l.nrows, l.ncols, l.first_col};
+  };
+  for (std::int32_t s = first; s < last; ++s) {
+    const PanelRef d = panel(s);
+    info[s - first] = supernode_factor_cpu(d);
+    if (info[s - first] != 0) return s - first + 1;
+    // Rows below the diagonal block are sorted, so their supernodes come in increasing order: the
+    // first one outside the range ends the updates this task owns.
+    std::int32_t p = d.ncols;
+    while (p < d.nrows) {
+      const std::int32_t t = col_to_supernode[d.rows[p]];
+      if (t >= last) break;
+      const PanelRef target = panel(t);
+      std::int32_t q = p;
+      while (q < d.nrows && d.rows[q] < target.first_col + target.ncols) ++q;
+      supernode_detail::apply_update(as_const(d), {p, q}, target, work);
+      p = q;
+    }
+  }
+  return last - first;
+}
+
+}  // namespace hetsparse::kernels

@@ -1,0 +1,70 @@
+// Option resolution: explicit option > environment variable > hetsparse default. StarPU reads its
+// environment at starpu_init and lets it override starpu_conf, so options are applied as variables.
+#include <cstdlib>
+#include <filesystem>
+#include <system_error>
+#include <thread>
+
+#include "hetsparse/error.hpp"
+#include "runtime/starpu/runtime.hpp"
+
+namespace hetsparse::rt {
+namespace {
+
+std::string env_or(const char* name, const std::string& fallback) {
+  const char* v = std::getenv(name);
+  return (v && *v) ? std::string(v) : fallback;
+}
+
+void set_env(const char* name, const std::string& value) { ::setenv(name, value.c_str(), 1); }
+
+std::string default_perfmodel_dir() {
+  std::string base = env_or("XDG_CACHE_HOME", "");
+  if (base.empty()) base = env_or("HOME", "/tmp") + "/.cache";
+  return base + "/hetsparse/perfmodels";
+}
+
+void make_dir(const std::string& dir, const char* what) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw InvalidArgument(std::string("cannot create the ") + what + " directory '" + dir + "': " + ec.message());
+}
+
+}  // namespace
+
+ResolvedOptions resolve_options(const RuntimeOptions& o) {
+  ResolvedOptions r;
+  r.scheduler = o.scheduler.empty() ? env_or("STARPU_SCHED", "dmdas") : o.scheduler;
+  set_env("STARPU_SCHED", r.scheduler);
+  // heteroprio: hetsparse's bucket configuration (runtime/starpu/heteroprio_config.cpp) unless the user
+  // asks for StarPU's automatic one, which would overwrite it.
+  if (r.scheduler == "heteroprio" && !std::getenv("STARPU_HETEROPRIO_USE_AUTO_CALIBRATION"))
+    set_env("STARPU_HETEROPRIO_USE_AUTO_CALIBRATION", "0");
+  if (o.ncpu >= 0) set_env("STARPU_NCPU", std::to_string(o.ncpu));
+  if (o.ncuda >= 0) set_env("STARPU_NCUDA", std::to_string(o.ncuda));
+  // On a large node, give the submitting thread a core of its own: analysis (METIS) and task
+  // submission otherwise share one with a busy worker and run ~3x slower (seen on the 16-core H100
+  // node). Only when the worker count is automatic and the user did not decide.
+  if (o.ncpu < 0 && !std::getenv("STARPU_NCPU") && !std::getenv("STARPU_MAIN_THREAD_BIND") &&
+      std::thread::hardware_concurrency() >= 8)
+    set_env("STARPU_MAIN_THREAD_BIND", "1");
+
+  // A stable per-user directory, so calibrated history models survive runs.
+  r.perfmodel_dir = o.perfmodel_dir.empty() ? env_or("STARPU_PERF_MODEL_DIR", default_perfmodel_dir())
+                                            : o.perfmodel_dir;
+  make_dir(r.perfmodel_dir, "performance-model");
+  set_env("STARPU_PERF_MODEL_DIR", r.perfmodel_dir);
+
+  r.trace_dir = o.trace_dir;
+  if (!r.trace_dir.empty()) {
+    make_dir(r.trace_dir, "trace");
+    r.trace_dir = std::filesystem::absolute(r.trace_dir).string();
+    set_env("STARPU_FXT_PREFIX", r.trace_dir + "/");
+    set_env("STARPU_FXT_TRACE", "1");
+  } else if (!std::getenv("STARPU_FXT_TRACE")) {
+    set_env("STARPU_FXT_TRACE", "0");
+  }
+  return r;
+}
+
+}  // namespace hetsparse::rt

@@ -1,0 +1,99 @@
+// Runtime lifecycle: starpu_init with resolved options, per-worker CUDA library handles, shutdown and
+// trace conversion.
+#include "runtime/starpu/runtime.hpp"
+
+#include <starpu.h>
+
+#include <atomic>
+#include <cstdio>
+
+#include "hetsparse/error.hpp"
+#include "codelets/support/cuda_libraries.hpp"
+#include "runtime/starpu/runtime_impl.hpp"
+#include "runtime/starpu/starpu_check.hpp"
+#include "codelets/support/task_errors.hpp"
+#include "kernels/common/blas_threads.hpp"
+
+namespace hetsparse::rt {
+namespace {
+std::atomic<bool> g_active{false};
+}
+
+Runtime::Runtime(const RuntimeOptions& opts) : impl_(std::make_unique<Impl>()) {
+  if (g_active.exchange(true))
+    throw InvalidArgument("a hetsparse Runtime already exists: StarPU allows one per process at a time");
+  try {
+    resolved_ = resolve_options(opts);
+    bound_kernels();
+    kernels::set_blas_threads(1);
+    starpu_conf conf;
+    check_starpu(starpu_conf_init(&conf), "starpu_conf_init");
+    impl_->heteroprio = resolved_.scheduler == "heteroprio";
+    if (impl_->heteroprio) conf.sched_policy_callback = configure_heteroprio;
+    int rc = starpu_init(&conf);
+    if (rc == -ENODEV)
+      throw RuntimeFailure("StarPU: no worker available (STARPU_NCPU=0 and no usable GPU?)");
+    check_starpu(rc, "starpu_init (scheduler '" + resolved_.scheduler + "')");
+    running_ = true;
+    workers_ = list_workers();
+    cuda::init_libraries();
+    pin_ = opts.pin_host_memory && cuda_workers() > 0;
+  } catch (...) {
+    if (running_) starpu_shutdown();
+    running_ = false;
+    g_active = false;
+    throw;
+  }
+}
+
+Runtime::~Runtime() {
+  try {
+    shutdown();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "hetsparse: error during runtime shutdown: %s\n", e.what());
+  }
+}
+
+TraceFiles Runtime::shutdown() {
+  if (!running_) return {};
+  starpu_task_wait_for_all();
+  for (HandleId id = 0; id < impl_->handles.size(); ++id)
+    if (impl_->handles[id].handle) unregister(id);
+  for (const auto& [ptr, bytes] : impl_->pinned_ranges) starpu_memory_unpin(const_cast<char*>(ptr), bytes);
+  impl_->pinned_ranges.clear();
+  cuda::shutdown_libraries();
+  starpu_shutdown();
+  running_ = false;
+  g_active = false;
+  rethrow_task_error();
+  if (resolved_.trace_dir.empty()) return {};
+  return convert_trace(resolved_.trace_dir);
+}
+
+int Runtime::cpu_workers() const {
+  int n = 0;
+  for (const auto& w : workers_) n += w.kind == WorkerInfo::Kind::Cpu;
+  return n;
+}
+
+int Runtime::cuda_workers() const {
+  int n = 0;
+  for (const auto& w : workers_) n += w.kind == WorkerInfo::Kind::Cuda;
+  return n;
+}
+
+void Runtime::wait_all() {
+  check_starpu(starpu_task_wait_for_all(), "starpu_task_wait_for_all");
+  rethrow_task_error();
+}
+
+int Runtime::min_priority() const { return starpu_sched_get_min_priority(); }
+int Runtime::max_priority() const { return starpu_sched_get_max_priority(); }
+
+std::string starpu_version_string() {
+  int major = 0, minor = 0, release = 0;
+  starpu_get_version(&major, &minor, &release);
+  return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(release);
+}
+
+}  // namespace hetsparse::rt

@@ -1,0 +1,77 @@
+// The StarPU runtime: RAII around starpu_init/starpu_shutdown, data registration, task submission and
+// FxT tracing. One Runtime may exist at a time (StarPU is process-global).
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/task_runtime.hpp"
+#include "runtime/starpu/workers.hpp"
+
+namespace hetsparse::rt {
+
+struct RuntimeOptions {
+  std::string scheduler;      // empty: $STARPU_SCHED if set, else "dmdas"
+  int ncpu = -1;              // -1: $STARPU_NCPU or every core StarPU finds (minus those driving GPUs)
+  int ncuda = -1;             // -1: $STARPU_NCUDA or every GPU
+  std::string perfmodel_dir;  // empty: $STARPU_PERF_MODEL_DIR, else ~/.cache/hetsparse/perfmodels
+  std::string trace_dir;      // non-empty: FxT trace, converted to paje.trace for ViTE at shutdown
+  bool pin_host_memory = true;  // pin registered host buffers when there are CUDA workers
+};
+
+// What resolve_options() decided; printed by `hetsparse info`.
+struct ResolvedOptions {
+  std::string scheduler, perfmodel_dir, trace_dir;
+};
+
+// Applies options to StarPU's environment (explicit options win over the environment, which wins
+// over hetsparse's defaults) and returns the result. Called by the Runtime constructor.
+ResolvedOptions resolve_options(const RuntimeOptions&);
+
+struct TraceFiles {
+  std::string dir, paje, dag, tasks;  // empty strings where a file was not produced
+};
+
+class Runtime final : public TaskRuntime {
+ public:
+  explicit Runtime(const RuntimeOptions& opts = {});
+  ~Runtime() override;
+  Runtime(const Runtime&) = delete;
+  Runtime& operator=(const Runtime&) = delete;
+
+  // Waits for all tasks, shuts StarPU down and converts the trace. Idempotent; the destructor calls it.
+  TraceFiles shutdown();
+
+  const ResolvedOptions& options() const { return resolved_; }
+  const std::vector<WorkerInfo>& workers() const { return workers_; }
+  int cpu_workers() const override;
+  int cuda_workers() const override;
+
+  HandleId register_vector(const VectorDesc&) override;
+  HandleId register_matrix(const MatrixDesc&) override;
+  HandleId register_csr(const CsrDesc&) override;
+  HandleId register_temporary(std::size_t n, std::size_t elem_size) override;
+  void unregister(HandleId) override;
+  void submit(TaskSpec) override;
+  void wait_all() override;
+  int min_priority() const override;
+  int max_priority() const override;
+  void pin_host_range(void* ptr, std::size_t bytes) override;
+  void unpin_host_range(void* ptr) override;
+  void prefetch_to_gpu(HandleId) override;
+  void write_back_when_done(HandleId) override;
+  void pause_workers() override;
+  void resume_workers() override;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  ResolvedOptions resolved_;
+  std::vector<WorkerInfo> workers_;
+  bool pin_ = false;
+  bool running_ = false;
+};
+
+std::string starpu_version_string();
+
+}  // namespace hetsparse::rt

@@ -1,0 +1,47 @@
+// Private state of the StarPU Runtime, shared by its lifecycle and task translation units.
+#pragma once
+#include <starpu.h>
+
+#include <map>
+#include <mutex>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "runtime/starpu/runtime.hpp"
+
+namespace hetsparse::rt {
+
+struct Runtime::Impl {
+  struct Entry {
+    starpu_data_handle_t handle = nullptr;
+    void* pinned = nullptr;  // host range pinned for DMA, unpinned at unregister
+    std::size_t pinned_bytes = 0;
+  };
+  std::vector<Entry> handles;
+  std::unordered_set<std::string> names;  // task names must outlive their tasks: interned here
+  std::map<const char*, std::size_t> pinned_ranges;  // pin_host_range(): start -> bytes
+  std::mutex mutex;
+  bool heteroprio = false;  // priorities become heteroprio buckets (set once at start-up)
+
+  const char* intern(const std::string& s) { return names.insert(s).first->c_str(); }
+  Entry& entry(HandleId id);
+  static void pin_range(Entry& e, void* p, std::size_t bytes);
+  bool inside_pinned_range(const void* p, std::size_t bytes) const;
+};
+
+// Every kernel of codelets/ bound to its StarPU codelet (made at the first call, by the first Runtime).
+class StarpuBindings;
+const StarpuBindings& bound_kernels();
+
+// Converts the FxT trace in dir to paje.trace, dag.dot and tasks.rec with starpu_fxt_tool.
+TraceFiles convert_trace(const std::string& dir);
+
+// StarPU's sched_policy_callback for heteroprio (heteroprio_config.cpp): critical-path priorities
+// as buckets, CUDA workers the faster kind. Used unless STARPU_HETEROPRIO_USE_AUTO_CALIBRATION=1.
+constexpr float kHeteroprioCpuSlowFactor = 20.0f;
+void configure_heteroprio(unsigned sched_ctx);
+// The bucket of a task of this priority and device restriction under that configuration.
+int heteroprio_bucket(int priority, Where where);
+
+}  // namespace hetsparse::rt

@@ -1,0 +1,28 @@
+// Fill-reducing orderings of the graph of A. Every permutation here maps new to old indices:
+// row/column k of P A P^T is row/column perm[k] of A.
+#pragma once
+#include <vector>
+
+#include "symbolic/adjacency_graph.hpp"
+#include "symbolic/analyze_options.hpp"
+#include "sparse/types.hpp"
+
+namespace hetsparse::cholesky {
+
+// One serial METIS_NodeND (multilevel nested dissection) with METIS's default options; a graph
+// without edges keeps the natural order. RuntimeFailure when METIS fails, InvalidArgument when the
+// graph is too large for METIS's index type.
+std::vector<index_t> metis_nested_dissection(const AdjacencyGraph& g);
+
+// The ordering that opts asks for: Ordering::Metis serially or by parallel_nested_dissection()
+// per opts.ordering_threads (InvalidArgument when negative); opts.user_perm validated against g.n
+// (InvalidArgument).
+std::vector<index_t> fill_reducing_ordering(const AdjacencyGraph& g, const AnalyzeOptions& opts);
+
+// InvalidArgument unless perm has n entries forming a permutation of 0 .. n-1; `what` names it.
+void check_permutation(const std::vector<index_t>& perm, index_t n, const char* what);
+
+// inverse[perm[k]] = k.
+std::vector<index_t> inverse_permutation(const std::vector<index_t>& perm);
+
+}  // namespace hetsparse::cholesky
