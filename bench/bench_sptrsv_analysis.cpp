@@ -7,12 +7,13 @@
 #include <limits>
 #include <string>
 
+#include "codelets/sptrsv/sptrsv_codelet.hpp"
 #include "sptrsv/analysis_timing.hpp"
 
 namespace hetsparse::bench {
 
 std::string fastest_plain_variant(const sptrsv::SchemeTimings& g) {
-  const std::vector<std::string> plain = kernels::gpu_variants();
+  const std::vector<std::string> plain = codelets::sptrsv_cuda_variants();  // empty without CUDA
   std::string variant;
   double variant_ms = 0;
   for (const sptrsv::SchemeTiming& s : g.schemes) {

@@ -101,10 +101,14 @@ UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::
   const int lo = rt.min_priority(), hi = rt.max_priority();
   // In doubles: hi - lo overflows an int under schedulers whose range is all of int (dmdas).
   auto priority = [&](index_t s) { return lo + static_cast<int>((double(hi) - double(lo)) * crit[s] / top); };
+  // CUDA workers that can run the panel kernels: a build without CUDA codelets has none of its own,
+  // whatever StarPU drives.
+  const bool gpu = rt.cuda_workers() > 0 && codelets::supernode_update_kernel().devices.has(rt::Device::Cuda) &&
+                   codelets::supernode_factor_kernel().devices.has(rt::Device::Cuda);
   auto home = [&](double w) {  // see SizeClassThresholds
     if (th.restrict_to != rt::Where::Any) return th.restrict_to;
     if (w < th.gpu_min_task_flops) return rt::Where::Cpu;
-    return w >= th.gpu_only_min_flops && rt.cuda_workers() > 0 ? rt::Where::Cuda : rt::Where::Any;
+    return w >= th.gpu_only_min_flops && gpu ? rt::Where::Cuda : rt::Where::Any;
   };
 
   UpdatePlanStats st;

@@ -7,6 +7,8 @@
 #include "kernels/sptrsv/sptrsv_ag.hpp"
 #include "kernels/sptrsv/sptrsv_cusparse.hpp"
 #include "hetsparse/error.hpp"
+#include "sptrsv/ag/ag_plan.hpp"
+#include "sptrsv/ag/ag_scheme.hpp"
 #include "sptrsv/powered_solve.hpp"
 #include "sptrsv/prepared_scheme.hpp"
 
@@ -30,7 +32,7 @@ SchemeKind check_scheme(const std::string& scheme) {
   if (scheme == "cusparse") return SchemeKind::Cusparse;
   if (scheme == "ag" || scheme.rfind("ag:", 0) == 0) {
     try {
-      kernels::validate(kernels::parse_ag_scheme(scheme));
+      ag::validate(ag::parse_ag_scheme(scheme));
     } catch (const std::exception& e) {
       throw InvalidArgument("SpTRSV scheme '" + scheme + "': " + e.what());
     }
@@ -59,8 +61,8 @@ std::vector<std::string> unpowered_candidates(index_t n, std::int64_t nnz, index
   std::vector<std::string> out = kernels::gpu_variants();
   out.emplace_back("cusparse");
   const double mean_row = n > 0 ? double(nnz) / double(n) : 0.0;
-  for (const kernels::AgScheme& s : kernels::ag_search_space(n, nnz, levels, mean_row)) {
-    out.push_back(kernels::to_string(s));
+  for (const kernels::AgScheme& s : ag::ag_search_space(n, nnz, levels, mean_row)) {
+    out.push_back(ag::to_string(s));
   }
   return out;
 }
@@ -94,7 +96,7 @@ PreparedScheme::PreparedScheme(cudaStream_t stream, const kernels::TriangularVie
   if (impl_->kind == SchemeKind::Cusparse) {
     impl_->cusparse = std::make_unique<kernels::CusparseSpsv>(stream, device);
   } else if (impl_->kind == SchemeKind::Ag) {
-    impl_->ag = std::make_unique<kernels::AgSolver>(stream, host, device, kernels::parse_ag_scheme(scheme));
+    impl_->ag = std::make_unique<kernels::AgSolver>(ag::prepare_ag(stream, host, device, ag::parse_ag_scheme(scheme)));
   } else if (impl_->kind == SchemeKind::Powered) {
     const PoweredSchemeName name = *parse_powered_scheme(scheme);
     std::shared_ptr<const PoweredTriangle> transform =

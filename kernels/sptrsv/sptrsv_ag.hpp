@@ -2,9 +2,9 @@
 // sections 4.2-4.5): one parameterised code-variant template instead of fixed algorithms. A scheme
 // picks the parallelism (n_g subwarps per warp, sw_rnnz, resident warps n_w), the graph transform
 // (rows merged into nodes), and the multi-hierarchy schedule (nodes -> node groups -> warps ->
-// kernels). AgSolver does the host transform and schedule once, then solves with persistent warps
-// that walk their own static list of node groups. Host plan: sptrsv_ag_plan.hpp; kernels:
-// sptrsv_ag_cuda.cu. Compiles without CUDA headers (cudaStream_t comes from sptrsv.hpp).
+// kernels). The host transform and schedule (sptrsv/ag/) make an AgPlan
+// (sptrsv_ag_plan.hpp) once; AgSolver uploads it and solves with persistent warps that walk their own
+// static list of node groups (kernels: sptrsv_ag_cuda.cu). Compiles without CUDA headers (cudaStream_t comes from sptrsv.hpp).
 #pragma once
 #include <cstdint>
 #include <limits>
@@ -47,40 +47,43 @@ struct AgScheme {
                                           // node groups gets its own kernel; smaller adjacent levels
                                           // share one sync-free kernel. 0 = level-set  (key al)
 };
-bool operator==(const AgScheme& a, const AgScheme& b);
+inline bool operator==(const AgScheme& a, const AgScheme& b) {
+  return a.subwarps == b.subwarps && a.sw_rnnz == b.sw_rnnz && a.shared_read == b.shared_read &&
+         a.sync_elimination == b.sync_elimination && a.resident_warps == b.resident_warps &&
+         a.transform == b.transform && a.rb == b.rb && a.thresh == b.thresh && a.level_reorder == b.level_reorder &&
+         a.rg == b.rg && a.ws == b.ws && a.alpha_level == b.alpha_level;
+}
 inline bool operator!=(const AgScheme& a, const AgScheme& b) { return !(a == b); }
 
-// InvalidArgument naming the field when a scheme is out of range.
-void validate(const AgScheme& scheme);
-// "ag:ng=4,sw=8,sr=0,se=1,nw=16,tf=fixed,rb=1,th=8,lr=0,rg=seq,ws=rr,al=inf"; every field written.
-std::string to_string(const AgScheme& scheme);
-// Accepts "ag" (defaults) and "ag:key=val,..." (any subset of the keys above, in any order; the rest
-// default). InvalidArgument naming the bad key or value. parse_ag_scheme(to_string(s)) == s.
-AgScheme parse_ag_scheme(const std::string& name);
+namespace ag {
+struct AgPlan;
+struct AgMachine;
+}  // namespace ag
 
-// The pruned scheme space of AG 4.5 for a matrix of this shape: tens of schemes, each valid and
-// distinct, chosen by mean row length (subwarp width, sw_rnnz, merging) and by parallelism n /
-// num_levels (alpha_level, scheduling). Deterministic.
-std::vector<AgScheme> ag_search_space(index_t n, std::int64_t nnz, index_t num_levels, double mean_row_nnz);
+// The current CUDA device as AG-SpTRSV plans for it with `scheme`: one persistent block of
+// scheme.resident_warps working warps per SM. InvalidArgument when such a block cannot be resident.
+ag::AgMachine ag_machine(const AgScheme& scheme);
 
-// Host preprocessing (transform + schedule, validated: InvalidArgument if a warp could wait on a node
-// not scheduled before it) and upload of the plan; then solves on the device. Not copyable.
+// Upload of a plan (made on the host by sptrsv::ag::make_ag_plan for ag_machine(scheme)), then solves on
+// the device. Not copyable.
 class AgSolver {
  public:
-  // host: the analysed matrix with its level schedule (level_ptr, level_rows); device: the same
-  // matrix on the GPU (e.g. DeviceTriangular::view()); both must outlive the solver. Uses the current
-  // CUDA device's SM count; uploads on `stream` and waits for it.
+  // host: the analysed matrix (its diagonal is read); device: the same matrix on the GPU (e.g.
+  // DeviceTriangular::view()), which must outlive the solver; plan: made for this matrix, this scheme
+  // and ag_machine(scheme). Uploads on `stream` and waits for it. InvalidArgument when they disagree.
   AgSolver(cudaStream_t stream, const TriangularView& host, const TriangularDeviceView& device,
-           const AgScheme& scheme);
+           const AgScheme& scheme, const ag::AgPlan& plan);
   ~AgSolver();
   AgSolver(const AgSolver&) = delete;
   AgSolver& operator=(const AgSolver&) = delete;
+  AgSolver(AgSolver&&) noexcept;
+  AgSolver& operator=(AgSolver&&) noexcept;
 
   // Async on `stream`, graph-capturable (kernel launches and one memset only), x may equal b, both in
   // device memory. ws as for the sync-free variants (solve_workspace_bytes(n)), reset by the solve.
   void solve(cudaStream_t stream, const double* b, double* x, const SolveWorkspace& ws) const;
 
-  double preprocess_seconds() const;  // host transform + schedule + upload
+  double preprocess_seconds() const;  // the plan's host transform + schedule (AgPlan::seconds) + upload
   const AgScheme& scheme() const;
   index_t num_kernels() const;  // kernel launches per solve (third hierarchy)
 

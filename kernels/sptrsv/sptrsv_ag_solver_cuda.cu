@@ -52,19 +52,21 @@ int device_attribute(cudaDeviceAttr attribute, int device) {
   return value;
 }
 
-}  // namespace
+// The launch of a scheme's kernels on the current device: n_w control (4.2.1), shared memory, and the
+// machine the plan is made for.
+struct AgLaunch {
+  ag::AgMachine machine;
+  unsigned threads = 0;
+  std::size_t shared_bytes = 0;
+  int capacity = 0;  // shared-read entries per warp
+  ag_device::AgKernelFn wait_kernel = nullptr, free_kernel = nullptr;
+};
 
-AgSolver::AgSolver(cudaStream_t stream, const TriangularView& host, const TriangularDeviceView& device,
-                   const AgScheme& scheme)
-    : impl_(std::make_unique<Impl>()) {
-  const auto start = std::chrono::steady_clock::now();
-  validate(scheme);
-  if (host.n != device.n || host.upper != device.upper) {
-    throw InvalidArgument("AgSolver: the host and device views are not the same matrix");
+AgLaunch ag_launch(const AgScheme& scheme, bool upper) {
+  if (scheme.resident_warps < 1 || scheme.resident_warps > 32 || scheme.subwarps < 1 ||
+      sptrsv_device::kWarp % scheme.subwarps != 0) {
+    throw InvalidArgument("AgSolver: resident warps must be in 1..32 and subwarps divide 32");
   }
-  Impl& s = *impl_;
-  s.scheme = scheme;
-  s.device = device;
   int gpu = 0;
   check_cuda(cudaGetDevice(&gpu), "cudaGetDevice in AgSolver");
   const int sms = device_attribute(cudaDevAttrMultiProcessorCount, gpu);
@@ -72,33 +74,60 @@ AgSolver::AgSolver(cudaStream_t stream, const TriangularView& host, const Triang
   const int shared_per_sm = device_attribute(cudaDevAttrMaxSharedMemoryPerMultiprocessor, gpu);
   const int shared_optin = device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin, gpu);
 
-  // n_w control (4.2.1): a block asks for more than half an SM's shared memory, so no two blocks
-  // share an SM and exactly n_w warps work on each. The same memory is the shared-read buffer.
+  // A block asks for more than half an SM's shared memory, so no two blocks share an SM and exactly
+  // n_w warps work on each. The same memory is the shared-read buffer.
+  AgLaunch l;
   const int nw = scheme.resident_warps;
-  s.threads = static_cast<unsigned>(nw) * sptrsv_device::kWarp;
+  l.threads = static_cast<unsigned>(nw) * sptrsv_device::kWarp;
   const int lanes = sptrsv_device::kWarp / scheme.subwarps;
-  s.wait_kernel = ag_device::ag_kernel_for(device.upper, lanes, true);
-  s.free_kernel = ag_device::ag_kernel_for(device.upper, lanes, false);
+  l.wait_kernel = ag_device::ag_kernel_for(upper, lanes, true);
+  l.free_kernel = ag_device::ag_kernel_for(upper, lanes, false);
   const std::size_t exclusive = std::min<std::size_t>(shared_optin, shared_per_sm / 2 + 1024);
-  int capacity = static_cast<int>(exclusive / (static_cast<std::size_t>(nw) * (sizeof(double) + sizeof(index_t))));
-  s.shared_bytes = ag_device::ag_shared_bytes(nw, capacity);
-  for (const ag_device::AgKernelFn fn : {s.wait_kernel, s.free_kernel}) {
+  l.capacity = static_cast<int>(exclusive / (static_cast<std::size_t>(nw) * (sizeof(double) + sizeof(index_t))));
+  l.shared_bytes = ag_device::ag_shared_bytes(nw, l.capacity);
+  for (const ag_device::AgKernelFn fn : {l.wait_kernel, l.free_kernel}) {
     check_cuda(cudaFuncSetAttribute(reinterpret_cast<const void*>(fn), cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    static_cast<int>(s.shared_bytes)),
+                                    static_cast<int>(l.shared_bytes)),
                "cudaFuncSetAttribute in AgSolver");
-    // Deadlock freedom needs every launched block resident at once (sptrsv_ag_plan_check.cpp):
+    // Deadlock freedom needs every launched block resident at once (sptrsv/ag/ag_plan_check.cpp):
     // at most one block per SM is launched, so one must fit.
     int resident = 0;
-    check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, fn, static_cast<int>(s.threads),
-                                                             s.shared_bytes),
+    check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, fn, static_cast<int>(l.threads),
+                                                             l.shared_bytes),
                "cudaOccupancyMaxActiveBlocksPerMultiprocessor in AgSolver");
     if (resident < 1) {
       throw InvalidArgument("AgSolver: a block of " + std::to_string(nw) + " warps cannot be resident on this GPU");
     }
   }
+  l.machine = ag::AgMachine{sms, nw, static_cast<std::int64_t>(sms) * (threads_per_sm / 32)};
+  return l;
+}
 
-  const ag::AgMachine machine{sms, nw, static_cast<std::int64_t>(sms) * (threads_per_sm / 32)};
-  const ag::AgPlan plan = ag::make_ag_plan(host, scheme, machine);
+}  // namespace
+
+ag::AgMachine ag_machine(const AgScheme& scheme) { return ag_launch(scheme, false).machine; }
+
+AgSolver::AgSolver(cudaStream_t stream, const TriangularView& host, const TriangularDeviceView& device,
+                   const AgScheme& scheme, const ag::AgPlan& plan)
+    : impl_(std::make_unique<Impl>()) {
+  const auto start = std::chrono::steady_clock::now();
+  if (host.n != device.n || host.upper != device.upper || plan.n != host.n) {
+    throw InvalidArgument("AgSolver: the host view, the device view and the plan are not the same matrix");
+  }
+  const AgLaunch launch = ag_launch(scheme, device.upper);
+  const ag::AgMachine& m = launch.machine;
+  if (plan.machine.num_blocks != m.num_blocks || plan.machine.warps_per_block != m.warps_per_block) {
+    throw InvalidArgument("AgSolver: the plan was made for another machine than ag_machine(scheme)");
+  }
+  Impl& s = *impl_;
+  s.scheme = scheme;
+  s.device = device;
+  s.threads = launch.threads;
+  s.shared_bytes = launch.shared_bytes;
+  s.wait_kernel = launch.wait_kernel;
+  s.free_kernel = launch.free_kernel;
+  const int nw = scheme.resident_warps;
+  const int capacity = launch.capacity;
   s.kernels = plan.kernels;
 
   // Rows by position from the level-ordered copy when the scheme reorders and the device has one.
@@ -125,10 +154,12 @@ AgSolver::AgSolver(cudaStream_t stream, const TriangularView& host, const Triang
   d.warps_per_block = nw;
   d.shared_capacity = scheme.shared_read && contiguous ? capacity : 0;
   check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize in AgSolver");
-  s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  s.seconds = plan.seconds + std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 AgSolver::~AgSolver() = default;
+AgSolver::AgSolver(AgSolver&&) noexcept = default;
+AgSolver& AgSolver::operator=(AgSolver&&) noexcept = default;
 
 void AgSolver::solve(cudaStream_t stream, const double* b, double* x, const SolveWorkspace& ws) const {
   const Impl& s = *impl_;

@@ -24,7 +24,7 @@ inline std::vector<kernels::AgScheme> ag_test_schemes() {
       "ag",
   };
   std::vector<kernels::AgScheme> schemes;
-  for (const char* name : names) schemes.push_back(kernels::parse_ag_scheme(name));
+  for (const char* name : names) schemes.push_back(sptrsv::ag::parse_ag_scheme(name));
   return schemes;
 }
 

@@ -12,6 +12,8 @@
 
 #include "kernels/sptrsv/sptrsv.hpp"
 #include "kernels/sptrsv/sptrsv_ag.hpp"
+#include "sptrsv/ag/ag_plan.hpp"
+#include "sptrsv/ag/ag_scheme.hpp"
 #include "hetsparse/error.hpp"
 #include "sparse/generators.hpp"
 #include "sptrsv/analysis.hpp"
@@ -55,7 +57,7 @@ struct AgProblem {
   std::vector<AgScheme> schemes() const {
     std::vector<AgScheme> all = ag_test_schemes();
     const kernels::TriangularView t = pattern.host_view();
-    const auto space = kernels::ag_search_space(t.n, pattern.nnz(), t.num_levels,
+    const auto space = sptrsv::ag::ag_search_space(t.n, pattern.nnz(), t.num_levels,
                                                 static_cast<double>(pattern.nnz()) / std::max<index_t>(t.n, 1));
     all.insert(all.end(), space.begin(), space.end());
     return all;
@@ -67,8 +69,8 @@ void check_all_schemes(cudaStream_t stream, const Csr& lower, bool hand_picked_o
   for (const Triangle tri : {Triangle::Lower, Triangle::Upper}) {
     AgProblem p(stream, solver_input(lower, tri, false, 31), tri);
     for (const AgScheme& s : hand_picked_only ? ag_test_schemes() : p.schemes()) {
-      SCOPED_TRACE((tri == Triangle::Lower ? "lower " : "upper ") + kernels::to_string(s));
-      const AgSolver solver(stream, p.pattern.host_view(), p.matrix.view(), s);
+      SCOPED_TRACE((tri == Triangle::Lower ? "lower " : "upper ") + sptrsv::ag::to_string(s));
+      const AgSolver solver = sptrsv::ag::prepare_ag(stream, p.pattern.host_view(), p.matrix.view(), s);
       EXPECT_TRUE(close_to(p.solve(stream, solver).data(), p.expected));
     }
   }
@@ -93,8 +95,8 @@ TEST_F(AgCudaSmall, RepeatedSolvesAreBitwiseDeterministic) {
   for (const Triangle tri : {Triangle::Lower, Triangle::Upper}) {
     AgProblem p(stream_, solver_input(anchor_rmat_lower(8, 8, 7), tri, false, 32), tri);
     for (const AgScheme& s : ag_test_schemes()) {
-      SCOPED_TRACE(kernels::to_string(s));
-      const AgSolver solver(stream_, p.pattern.host_view(), p.matrix.view(), s);
+      SCOPED_TRACE(sptrsv::ag::to_string(s));
+      const AgSolver solver = sptrsv::ag::prepare_ag(stream_, p.pattern.host_view(), p.matrix.view(), s);
       const std::vector<double> first = p.solve(stream_, solver);
       EXPECT_TRUE(close_to(first.data(), p.expected));
       const std::vector<double> b1 = p.b;
@@ -111,8 +113,8 @@ TEST_F(AgCudaSmall, RepeatedSolvesAreBitwiseDeterministic) {
 TEST_F(AgCudaSmall, InPlaceSolve) {
   AgProblem p(stream_, solver_input(sptrsv_matrix("dense_lower_300"), Triangle::Upper, false, 33), Triangle::Upper);
   for (const AgScheme& s : ag_test_schemes()) {
-    SCOPED_TRACE(kernels::to_string(s));
-    const AgSolver solver(stream_, p.pattern.host_view(), p.matrix.view(), s);
+    SCOPED_TRACE(sptrsv::ag::to_string(s));
+    const AgSolver solver = sptrsv::ag::prepare_ag(stream_, p.pattern.host_view(), p.matrix.view(), s);
     p.dx.upload(stream_, p.b);
     solver.solve(stream_, p.dx.get(), p.dx.get(), p.ws());
     EXPECT_TRUE(close_to(p.dx.download(stream_).data(), p.expected));
@@ -130,7 +132,7 @@ TEST_F(AgCudaSmall, LevelReorderWithoutLevelOrderedCopy) {
     for (const char* name : {"ag:lr=1,sr=1,ng=4,sw=0", "ag:lr=1,sr=1,ng=1,sw=inf,rb=32,al=0",
                              "ag:lr=1,tf=thresh,rb=8,th=4,ws=locality,al=2"}) {
       SCOPED_TRACE(name);
-      const AgSolver solver(stream_, p.pattern.host_view(), p.matrix.view(), kernels::parse_ag_scheme(name));
+      const AgSolver solver = sptrsv::ag::prepare_ag(stream_, p.pattern.host_view(), p.matrix.view(), sptrsv::ag::parse_ag_scheme(name));
       EXPECT_TRUE(close_to(p.solve(stream_, solver).data(), p.expected));
     }
   }
@@ -139,7 +141,7 @@ TEST_F(AgCudaSmall, LevelReorderWithoutLevelOrderedCopy) {
 // A multi-kernel scheme (one kernel per level) captured once, replayed for two right-hand sides.
 TEST_F(AgCudaSmall, GraphCaptureReplays) {
   AgProblem p(stream_, solver_input(anchor_rmat_lower(8, 8, 11), Triangle::Lower, false, 35), Triangle::Lower);
-  const AgSolver solver(stream_, p.pattern.host_view(), p.matrix.view(), kernels::parse_ag_scheme("ag:al=0,sr=1"));
+  const AgSolver solver = sptrsv::ag::prepare_ag(stream_, p.pattern.host_view(), p.matrix.view(), sptrsv::ag::parse_ag_scheme("ag:al=0,sr=1"));
   EXPECT_GT(solver.num_kernels(), 1);
   cudaGraph_t graph = nullptr;
   cudaGraphExec_t exec = nullptr;
@@ -164,11 +166,16 @@ TEST_F(AgCudaSmall, RejectsBadArguments) {
   AgProblem p(stream_, solver_input(anchor_laplacian_lower(2, 12, 13), Triangle::Lower, false, 36), Triangle::Lower);
   AgScheme bad;
   bad.subwarps = 3;
-  EXPECT_THROW(AgSolver(stream_, p.pattern.host_view(), p.matrix.view(), bad), InvalidArgument);
+  EXPECT_THROW(sptrsv::ag::prepare_ag(stream_, p.pattern.host_view(), p.matrix.view(), bad), InvalidArgument);
   kernels::TriangularDeviceView other = p.matrix.view();
   other.upper = true;
-  EXPECT_THROW(AgSolver(stream_, p.pattern.host_view(), other, AgScheme{}), InvalidArgument);
-  const AgSolver solver(stream_, p.pattern.host_view(), p.matrix.view(), AgScheme{});
+  EXPECT_THROW(sptrsv::ag::prepare_ag(stream_, p.pattern.host_view(), other, AgScheme{}), InvalidArgument);
+  const sptrsv::ag::AgPlan plan = sptrsv::ag::make_ag_plan(p.pattern.host_view(), AgScheme{}, kernels::ag_machine(AgScheme{}));
+  AgScheme wider;
+  wider.resident_warps = 8;
+  EXPECT_THROW(AgSolver(stream_, p.pattern.host_view(), p.matrix.view(), wider, plan), InvalidArgument)
+      << "a plan made for another machine";
+  const AgSolver solver = sptrsv::ag::prepare_ag(stream_, p.pattern.host_view(), p.matrix.view(), AgScheme{});
   EXPECT_GT(solver.preprocess_seconds(), 0.0);
   EXPECT_EQ(solver.scheme(), AgScheme{});
   const kernels::SolveWorkspace small = kernels::make_solve_workspace(p.workspace.get(), p.input.rows - 1);

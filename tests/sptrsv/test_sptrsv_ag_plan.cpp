@@ -16,6 +16,8 @@
 #include "kernels/sptrsv/sptrsv.hpp"
 #include "kernels/sptrsv/sptrsv_ag.hpp"
 #include "kernels/sptrsv/sptrsv_ag_plan.hpp"
+#include "sptrsv/ag/ag_plan.hpp"
+#include "sptrsv/ag/ag_scheme.hpp"
 #include "hetsparse/error.hpp"
 #include "sptrsv/analysis.hpp"
 #include "tests/sptrsv/sptrsv_ag_test_schemes.hpp"
@@ -52,13 +54,13 @@ struct BandView {
 };
 
 TEST(AgScheme, NamesRoundTrip) {
-  EXPECT_EQ(kernels::parse_ag_scheme("ag"), AgScheme{});
-  EXPECT_EQ(kernels::to_string(AgScheme{}), "ag:ng=4,sw=8,sr=0,se=1,nw=16,tf=fixed,rb=1,th=8,lr=0,rg=seq,ws=rr,al=inf");
-  for (const AgScheme& s : ag_test_schemes()) EXPECT_EQ(kernels::parse_ag_scheme(kernels::to_string(s)), s) << kernels::to_string(s);
-  for (const AgScheme& s : kernels::ag_search_space(5000, 40000, 300, 8.0)) {
-    EXPECT_EQ(kernels::parse_ag_scheme(kernels::to_string(s)), s);
+  EXPECT_EQ(sptrsv::ag::parse_ag_scheme("ag"), AgScheme{});
+  EXPECT_EQ(sptrsv::ag::to_string(AgScheme{}), "ag:ng=4,sw=8,sr=0,se=1,nw=16,tf=fixed,rb=1,th=8,lr=0,rg=seq,ws=rr,al=inf");
+  for (const AgScheme& s : ag_test_schemes()) EXPECT_EQ(sptrsv::ag::parse_ag_scheme(sptrsv::ag::to_string(s)), s) << sptrsv::ag::to_string(s);
+  for (const AgScheme& s : sptrsv::ag::ag_search_space(5000, 40000, 300, 8.0)) {
+    EXPECT_EQ(sptrsv::ag::parse_ag_scheme(sptrsv::ag::to_string(s)), s);
   }
-  const AgScheme partial = kernels::parse_ag_scheme("ag:ws=locality,ng=32,al=2.5,sw=inf");
+  const AgScheme partial = sptrsv::ag::parse_ag_scheme("ag:ws=locality,ng=32,al=2.5,sw=inf");
   EXPECT_EQ(partial.ws, kernels::AgWarpSchedule::Locality);
   EXPECT_EQ(partial.subwarps, 32);
   EXPECT_EQ(partial.alpha_level, 2.5);
@@ -69,7 +71,7 @@ TEST(AgScheme, NamesRoundTrip) {
 TEST(AgScheme, RejectsBadNamesNamingTheKey) {
   const auto message = [](const std::string& name) {
     try {
-      kernels::parse_ag_scheme(name);
+      sptrsv::ag::parse_ag_scheme(name);
     } catch (const InvalidArgument& e) {
       return std::string(e.what());
     }
@@ -90,11 +92,11 @@ TEST(AgScheme, RejectsBadNamesNamingTheKey) {
 TEST(AgScheme, SearchSpaceIsTensOfDistinctSchemes) {
   for (const double mean : {1.0, 3.0, 9.0, 40.0, 300.0}) {
     for (const index_t levels : {10, 100000}) {
-      const auto space = kernels::ag_search_space(200000, static_cast<std::int64_t>(200000 * mean), levels, mean);
+      const auto space = sptrsv::ag::ag_search_space(200000, static_cast<std::int64_t>(200000 * mean), levels, mean);
       EXPECT_GE(space.size(), 10u);
       EXPECT_LE(space.size(), 100u);
       for (std::size_t i = 0; i < space.size(); ++i) {
-        EXPECT_NO_THROW(kernels::validate(space[i]));
+        EXPECT_NO_THROW(sptrsv::ag::validate(space[i]));
         for (std::size_t j = 0; j < i; ++j) EXPECT_NE(space[i], space[j]);
       }
       // alpha = 0 (a launch per level) only for few levels.
@@ -107,19 +109,19 @@ TEST(AgScheme, SearchSpaceIsTensOfDistinctSchemes) {
 TEST(AgTransforms, MergeAsSection43Says) {
   //                    positions: 0  1  2  3  4  5  6  7  8  9
   const BandView band({1, 2, 3, 1, 9, 1, 1, 2, 1, 1});
-  const std::vector<index_t> positions = kernels::ag::ag_positions(band.view, false);
+  const std::vector<index_t> positions = sptrsv::ag::ag_positions(band.view, false);
   AgScheme s;
   s.transform = kernels::AgTransform::MergeFixed;
   s.rb = 4;
-  EXPECT_EQ(kernels::ag::ag_merge_nodes(band.view, positions, s), (std::vector<index_t>{0, 4, 8, 10}));
+  EXPECT_EQ(sptrsv::ag::ag_merge_nodes(band.view, positions, s), (std::vector<index_t>{0, 4, 8, 10}));
   // merge_avg, rb 4, thresh 2: chunk 0 mean 7/4 merged, chunk 1 mean 13/4 split, chunk 2 mean 1 merged.
   s.transform = kernels::AgTransform::MergeAvg;
   s.thresh = 2;
-  EXPECT_EQ(kernels::ag::ag_merge_nodes(band.view, positions, s), (std::vector<index_t>{0, 4, 5, 6, 7, 8, 10}));
+  EXPECT_EQ(sptrsv::ag::ag_merge_nodes(band.view, positions, s), (std::vector<index_t>{0, 4, 5, 6, 7, 8, 10}));
   // merge_thresh, rb 3, thresh 2: rows longer than 2 (positions 2, 4) stand alone, others gather <= 3.
   s.transform = kernels::AgTransform::MergeThresh;
   s.rb = 3;
-  EXPECT_EQ(kernels::ag::ag_merge_nodes(band.view, positions, s), (std::vector<index_t>{0, 2, 3, 4, 5, 8, 10}));
+  EXPECT_EQ(sptrsv::ag::ag_merge_nodes(band.view, positions, s), (std::vector<index_t>{0, 2, 3, 4, 5, 8, 10}));
 }
 
 // Runs the plan's warps on the host in a random interleaving: a warp solves its next group (nodes
@@ -145,7 +147,7 @@ bool simulate(const kernels::TriangularView& t, const AgPlan& plan, const std::v
           const index_t node = plan.group_nodes[j];
           for (index_t p = plan.node_ptr[node]; p < plan.node_ptr[node + 1] && inputs; ++p) {
             index_t begin = 0, end = 0;
-            kernels::ag::off_diagonal_range(t, plan.position_rows[p], begin, end);
+            sptrsv::ag::off_diagonal_range(t, plan.position_rows[p], begin, end);
             for (index_t e = begin; e < end; ++e) {
               const index_t d = t.colind[e];
               const bool own = std::find(plan.position_rows.begin() + plan.node_ptr[node],
@@ -164,7 +166,7 @@ bool simulate(const kernels::TriangularView& t, const AgPlan& plan, const std::v
         for (index_t p = plan.node_ptr[node]; p < plan.node_ptr[node + 1]; ++p) {
           const index_t row = plan.position_rows[p];
           index_t begin = 0, end = 0;
-          kernels::ag::off_diagonal_range(t, row, begin, end);
+          sptrsv::ag::off_diagonal_range(t, row, begin, end);
           double sum = 0.0;
           for (index_t e = begin; e < end; ++e) sum += t.values[e] * x[t.colind[e]];
           x[row] = (b[row] - sum) / t.values[t.upper ? t.rowptr[row] : t.rowptr[row + 1] - 1];
@@ -187,12 +189,12 @@ TEST_P(AgPlanMatrices, EverySchemeSchedulesAllRowsAndRunsToTheSerialSolution) {
     std::vector<double> expected(b.size());
     kernels::sptrsv_cpu(t, b.data(), t.n, expected.data(), t.n, 1);
     std::vector<AgScheme> schemes = ag_test_schemes();
-    const auto space = kernels::ag_search_space(t.n, pattern.nnz(), t.num_levels,
+    const auto space = sptrsv::ag::ag_search_space(t.n, pattern.nnz(), t.num_levels,
                                                 static_cast<double>(pattern.nnz()) / std::max<index_t>(t.n, 1));
     schemes.insert(schemes.end(), space.begin(), space.end());
     for (const AgScheme& s : schemes) {
-      SCOPED_TRACE((tri == Triangle::Lower ? "lower " : "upper ") + kernels::to_string(s));
-      const AgPlan plan = kernels::ag::make_ag_plan(t, s, kMachine);
+      SCOPED_TRACE((tri == Triangle::Lower ? "lower " : "upper ") + sptrsv::ag::to_string(s));
+      const AgPlan plan = sptrsv::ag::make_ag_plan(t, s, kMachine);
       std::vector<double> x(b.size(), std::numeric_limits<double>::quiet_NaN());
       ASSERT_TRUE(simulate(t, plan, b, x, 13)) << "the schedule stalls";
       EXPECT_TRUE(close_to(x.data(), expected));
@@ -230,27 +232,27 @@ TEST(AgPlanCheck, RejectsPlansThatCouldDeadlock) {
   const kernels::TriangularView t = pattern.host_view();
   AgScheme s;
   s.alpha_level = kernels::kAgAlphaInfinity;
-  const AgPlan good = kernels::ag::make_ag_plan(t, s, kMachine);
-  EXPECT_NO_THROW(kernels::ag::validate_ag_plan(t, s, kMachine, good));
+  const AgPlan good = sptrsv::ag::make_ag_plan(t, s, kMachine);
+  EXPECT_NO_THROW(sptrsv::ag::validate_ag_plan(t, s, kMachine, good));
   // A warp list out of order: the warp would wait on a group it solves only later.
   AgPlan swapped = good;
   const index_t w = 0;
   ASSERT_GE(swapped.warp_ptr[w + 1] - swapped.warp_ptr[w], 2);
   std::swap(swapped.warp_groups[swapped.warp_ptr[w]], swapped.warp_groups[swapped.warp_ptr[w] + 1]);
-  EXPECT_THROW(kernels::ag::validate_ag_plan(t, s, kMachine, swapped), InvalidArgument);
+  EXPECT_THROW(sptrsv::ag::validate_ag_plan(t, s, kMachine, swapped), InvalidArgument);
   // Flag waits dropped from a kernel spanning several levels.
   AgPlan no_wait = good;
   no_wait.kernels[0].wait = false;
-  EXPECT_THROW(kernels::ag::validate_ag_plan(t, s, kMachine, no_wait), InvalidArgument);
+  EXPECT_THROW(sptrsv::ag::validate_ag_plan(t, s, kMachine, no_wait), InvalidArgument);
   // A last-level node moved into group 0, ahead of the groups it depends on.
   AgPlan merged = good;
   ASSERT_GE(merged.num_node_levels, 2);
   std::swap(merged.group_nodes.front(), merged.group_nodes.back());
-  EXPECT_THROW(kernels::ag::validate_ag_plan(t, s, kMachine, merged), InvalidArgument);
+  EXPECT_THROW(sptrsv::ag::validate_ag_plan(t, s, kMachine, merged), InvalidArgument);
   // A row scheduled twice.
   AgPlan twice = good;
   twice.position_rows[1] = twice.position_rows[0];
-  EXPECT_THROW(kernels::ag::validate_ag_plan(t, s, kMachine, twice), InvalidArgument);
+  EXPECT_THROW(sptrsv::ag::validate_ag_plan(t, s, kMachine, twice), InvalidArgument);
 }
 
 }  // namespace

@@ -1,16 +1,18 @@
 // AG-SpTRSV host plan: positions, node merging (4.3), node levels, node groups and kernels (4.4);
 // the warp schedule is in sptrsv_ag_schedule.cpp and the deadlock check in sptrsv_ag_plan_check.cpp.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <numeric>
 #include <string>
 #include <vector>
 
-#include "kernels/sptrsv/sptrsv_ag_plan.hpp"
+#include "sptrsv/ag/ag_plan.hpp"
+#include "sptrsv/ag/ag_scheme.hpp"
 #include "hetsparse/error.hpp"
 
-namespace hetsparse::kernels::ag {
+namespace hetsparse::sptrsv::ag {
 namespace {
 
 std::int64_t row_entries(const TriangularView& t, index_t row) {
@@ -186,6 +188,7 @@ std::vector<index_t> ag_merge_nodes(const TriangularView& t, const std::vector<i
 }
 
 AgPlan make_ag_plan(const TriangularView& t, const AgScheme& s, const AgMachine& machine) {
+  const auto start = std::chrono::steady_clock::now();
   validate(s);
   if (machine.num_blocks < 1 || machine.warps_per_block < 1 || machine.hardware_warps < 1) {
     throw InvalidArgument("make_ag_plan: the machine needs at least one block, warp and hardware warp");
@@ -213,7 +216,9 @@ AgPlan make_ag_plan(const TriangularView& t, const AgScheme& s, const AgMachine&
   make_kernels(s, machine, level_group_ptr, plan);
   schedule_warps(t, s, machine, group_work, plan);
   validate_ag_plan(t, s, machine, plan);
+  plan.machine = machine;
+  plan.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return plan;
 }
 
-}  // namespace hetsparse::kernels::ag
+}  // namespace hetsparse::sptrsv::ag

@@ -23,10 +23,10 @@
 #include <string>
 #include <vector>
 
-#include "kernels/sptrsv/sptrsv_ag_plan.hpp"
+#include "sptrsv/ag/ag_plan.hpp"
 #include "hetsparse/error.hpp"
 
-namespace hetsparse::kernels::ag {
+namespace hetsparse::sptrsv::ag {
 namespace {
 
 [[noreturn]] void fail(const std::string& what) { throw InvalidArgument("validate_ag_plan: " + what); }
@@ -120,4 +120,4 @@ void validate_ag_plan(const TriangularView& t, const AgScheme& s, const AgMachin
   }
 }
 
-}  // namespace hetsparse::kernels::ag
+}  // namespace hetsparse::sptrsv::ag

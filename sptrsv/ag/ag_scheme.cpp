@@ -8,10 +8,16 @@
 #include <utility>
 #include <vector>
 
-#include "kernels/sptrsv/sptrsv_ag.hpp"
+#include "sptrsv/ag/ag_scheme.hpp"
 #include "hetsparse/error.hpp"
 
-namespace hetsparse::kernels {
+namespace hetsparse::sptrsv::ag {
+
+using kernels::AgRowGrouping;
+using kernels::AgTransform;
+using kernels::AgWarpSchedule;
+using kernels::kAgAlphaInfinity;
+using kernels::kAgSwInfinity;
 namespace {
 
 const char* const kTransforms[] = {"fixed", "avg", "thresh"};
@@ -52,13 +58,6 @@ int parse_enum(const std::string& key, const std::string& value, const char* con
 }
 
 }  // namespace
-
-bool operator==(const AgScheme& a, const AgScheme& b) {
-  return a.subwarps == b.subwarps && a.sw_rnnz == b.sw_rnnz && a.shared_read == b.shared_read &&
-         a.sync_elimination == b.sync_elimination && a.resident_warps == b.resident_warps &&
-         a.transform == b.transform && a.rb == b.rb && a.thresh == b.thresh && a.level_reorder == b.level_reorder &&
-         a.rg == b.rg && a.ws == b.ws && a.alpha_level == b.alpha_level;
-}
 
 void validate(const AgScheme& s) {
   if (s.subwarps < 1 || s.subwarps > 32 || (s.subwarps & (s.subwarps - 1)) != 0) {
@@ -188,4 +187,4 @@ std::vector<AgScheme> ag_search_space(index_t n, std::int64_t nnz, index_t num_l
   return space;
 }
 
-}  // namespace hetsparse::kernels
+}  // namespace hetsparse::sptrsv::ag

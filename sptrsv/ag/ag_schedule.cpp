@@ -8,9 +8,9 @@
 #include <numeric>
 #include <vector>
 
-#include "kernels/sptrsv/sptrsv_ag_plan.hpp"
+#include "sptrsv/ag/ag_plan.hpp"
 
-namespace hetsparse::kernels::ag {
+namespace hetsparse::sptrsv::ag {
 namespace {
 
 class WarpLoads {
@@ -131,4 +131,4 @@ void schedule_warps(const TriangularView& t, const AgScheme& s, const AgMachine&
   for (index_t g = 0; g < groups; ++g) plan.warp_groups[fill[plan.group_warp[g]]++] = g;
 }
 
-}  // namespace hetsparse::kernels::ag
+}  // namespace hetsparse::sptrsv::ag
