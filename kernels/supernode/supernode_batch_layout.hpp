@@ -1,4 +1,4 @@
-// Layout of the work buffer of a batched CUDA update (internal to codelets/supernode), computed on
+// Layout of the work buffer of a batched CUDA update (internal to kernels/supernode), computed on
 // the host both by supernode_update_batch_work_bytes and by the CUDA batch itself, so they agree:
 //   [ count ScatterJob ][ count FusedJob ] (padded to kWorkAlignment) [ C_u ] for each cuBLAS update
 // C_u is update u's m x k product (column-major, ld m), each starting on a kWorkAlignment boundary.

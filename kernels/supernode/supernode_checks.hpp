@@ -1,4 +1,4 @@
-// Argument checks shared by the CPU and CUDA supernode kernels (internal to codelets/supernode).
+// Argument checks shared by the CPU and CUDA supernode kernels (internal to kernels/supernode).
 // Shape checks use only sizes and pointers, so the CUDA kernels run them too; the row-list checks
 // read the lists and are for host pointers, i.e. the CPU kernels. All throw InvalidArgument with
 // the routine and the offending argument named.

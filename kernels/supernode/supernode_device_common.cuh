@@ -1,4 +1,4 @@
-// Device helpers shared by the supernode update kernels (internal to codelets/supernode).
+// Device helpers shared by the supernode update kernels (internal to kernels/supernode).
 #pragma once
 #include <algorithm>
 #include <cstdint>

@@ -1,5 +1,5 @@
 // The unchecked CPU update shared by the single/batched updates and the subtree factorization
-// (internal to codelets/supernode): callers check shapes and row lists, or trust the analysis.
+// (internal to kernels/supernode): callers check shapes and row lists, or trust the analysis.
 #pragma once
 #include "kernels/supernode/supernode.hpp"
 
