@@ -4,7 +4,7 @@
 //   members meet at a spinning barrier per step (SPMD), or the task's function starts its own
 //   threads on the combined worker's cores (fork-join). Only schedulers that build combined workers
 //   (peager, pheft) run it on more than one worker; the others run it on one, i.e. serially;
-// - per-level tasks: the pieces sptrsv/level_tasks.hpp emits, one task per share of a cut level or
+// - per-level tasks: the pieces sptrsv/cpu_solve.hpp (LevelTaskPlanner) emits, one task per share of a cut level or
 //   per run of small levels.
 // All of these are CPU-only; T^T solves are not level-scheduled (they stay serial substitution).
 #pragma once
