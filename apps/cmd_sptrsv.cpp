@@ -53,7 +53,8 @@ int cmd_sptrsv(int argc, char** argv) {
               "scheme for solves on a CUDA worker: a GPU variant, cusparse, ag:key=val,..., powK:BASE (K = 2, 4, 8, 16) or auto", "auto")
       .option("select", "search|model",
               "how auto chooses (default: model if one is trained for this GPU, else search)", "default")
-      .option("device", "any|cpu|gpu", "where the solves may run", "any")
+      .option("device", "auto|any|cpu|gpu",
+              "where the solves run: auto = the GPU when there is one, any = the scheduler decides", "auto")
       .option("cpu-mode", "serial|parallel-task|level-tasks",
               "solves on CPU workers: one serial task, one StarPU parallel task over a combined worker (default "
               "scheduler then peager), or per-level tasks",
@@ -93,7 +94,11 @@ int cmd_sptrsv(int argc, char** argv) {
   }
   rt::Runtime runtime(ro);
   const int widest = codelets::widest_parallel_worker();
-  so.device = parse_device(p.get("device"), "hetsparse sptrsv");
+  try {
+    so.device = sptrsv::parse_solve_device(p.get("device"));
+  } catch (const InvalidArgument& e) {
+    throw UsageError(std::string("hetsparse sptrsv: --device: ") + e.what());
+  }
   so.variant = p.get("variant");
   so.select = sptrsv::parse_select_mode(p.get("select"));
   so.perfmodel_dir = runtime.options().perfmodel_dir;

@@ -134,7 +134,7 @@ void starpu_modes(Matrix& m, const Settings& s, rt::Runtime& r, const std::strin
                            Mode{"level_tasks", sptrsv::CpuMode::LevelTasks, false}}) {
     sptrsv::TriangularSolver solver(r);
     sptrsv::TriangularSolveOptions o;
-    o.device = rt::Where::Cpu;
+    o.device = sptrsv::SolveDevice::Cpu;
     o.cpu_mode = mode.mode;
     o.cpu_fork_join = mode.fork_join;
     o.cpu_min_entries = mode.mode == sptrsv::CpuMode::ParallelTask ? s.parallel_entries : s.level_entries;

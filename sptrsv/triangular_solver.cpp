@@ -149,55 +149,6 @@ void TriangularSolver::update_values(const Csr& T) {
   register_values();
 }
 
-void TriangularSolver::solve(const double* b, double* x, int nrhs, bool transpose) {
-  if (!pattern_ && !device_) throw InvalidArgument("TriangularSolver::solve before analyze");
-  if (nrhs < 1) throw InvalidArgument("TriangularSolver::solve: nrhs must be at least 1");
-  const Shape sh = shape();
-  const index_t n = sh.n;
-  if (n == 0) return;
-  const auto ld = static_cast<std::size_t>(n);
-  const auto cols = static_cast<std::size_t>(nrhs);
-
-  // b and x as separate handles: a copy of b when they alias (one buffer cannot be two handles).
-  std::vector<double> b_copy;
-  if (b == x) {
-    b_copy.assign(b, b + ld * cols);
-    b = b_copy.data();
-  }
-  rt::DataHandle hb = rt::make_matrix_handle(rt_, const_cast<double*>(b), ld, ld, cols);  // Read only
-  rt::DataHandle hx = rt::make_matrix_handle(rt_, x, ld, ld, cols);
-
-  const bool gpu_capable = gpu_ && nrhs == 1 && !transpose;
-  if (!gpu_capable && !transpose && cpu_levels()) {  // on CPU workers only: level-scheduled
-    submit_cpu_levels(hb.id(), hx.id(), nrhs);
-    rt_.wait_all();
-    hx.reset();
-    return;
-  }
-  const bool device_data = gpu_capable && variant_index_ >= 0;
-  const codelets::SptrsvMatrixHandles th = matrix_handles(device_data, device_data);
-  codelets::SptrsvParams params;
-  params.n = n;
-  params.upper = sh.upper;
-  params.transpose = transpose;
-  params.nrhs = nrhs;
-  params.num_levels = sh.num_levels;
-  params.num_segments = sh.num_segments;
-  params.num_level_segments = sh.num_level_segments;
-  params.host_level_ptr = sh.level_ptr;  // alive until the task completes: we wait below
-  params.host_level_nnz = sh.level_nnz;
-  params.cuda_variant = std::max(variant_index_, 0);
-  params.plans = gpu_capable ? worker_schemes_.get() : nullptr;
-
-  rt::TaskOptions opt;
-  opt.name = transpose ? "sptrsv_transpose" : "sptrsv";
-  // nrhs > 1 or transposed (or no CUDA in the build): a CPU worker, whatever the device option.
-  opt.where = gpu_capable ? device_where_ : rt::Where::Cpu;
-  codelets::insert_sptrsv(rt_, opt, th, hb.id(), hx.id(), params, sh.nnz);
-  rt_.wait_all();
-  hx.reset();  // brings x home
-}
-
 codelets::SptrsvMatrixHandles TriangularSolver::matrix_handles(bool device_data, bool levels) const {
   codelets::SptrsvMatrixHandles th;
   th.rowptr = handles_->rowptr.id();
@@ -218,35 +169,6 @@ codelets::SptrsvMatrixHandles TriangularSolver::matrix_handles(bool device_data,
     }
   }
   return th;
-}
-
-void TriangularSolver::submit_cpu_levels(rt::HandleId b, rt::HandleId x, int nrhs) {
-  const TriangularPattern& p = host_pattern();
-  const codelets::SptrsvMatrixHandles th = matrix_handles(false, true);
-  if (cpu_mode_ == CpuMode::ParallelTask) {
-    codelets::SptrsvLevelParams params;
-    params.n = p.rows();
-    params.upper = p.triangle() == Triangle::Upper;
-    params.nrhs = nrhs;
-    params.num_levels = p.num_levels();
-    params.host_level_ptr = p.level_ptr().data();  // alive until the task completes: solve() waits
-    params.host_level_nnz = p.level_nnz().data();
-    params.min_entries_per_share = cpu_min_entries_ > 0 ? cpu_min_entries_ : kParallelTaskMinEntries;
-    rt::TaskOptions opt;
-    opt.name = "sptrsv_parallel";
-    opt.where = rt::Where::Cpu;
-    codelets::insert_sptrsv_parallel(
-        rt_, opt, th, b, x, params, p.nnz(),
-        cpu_fork_join_ ? codelets::ParallelTaskKind::ForkJoin : codelets::ParallelTaskKind::Spmd);
-    return;
-  }
-  if (!level_tasks_) {
-    LevelTaskOptions o;
-    o.chunks = cpu_chunks_ > 0 ? cpu_chunks_ : std::max(1, rt_.cpu_workers());
-    o.min_entries_per_task = cpu_min_entries_ > 0 ? cpu_min_entries_ : kLevelTaskMinEntries;
-    level_tasks_ = std::make_unique<LevelTaskPlanner>(rt_, o);
-  }
-  level_tasks_->submit(p.host_view(), th, b, x, nrhs);
 }
 
 const TriangularFeatures& TriangularSolver::features() const {

@@ -21,13 +21,15 @@
 #include "sptrsv/features.hpp"
 #include "sptrsv/prepared_scheme.hpp"
 #include "sptrsv/scheme_selection.hpp"
+#include "sptrsv/solve_device.hpp"
 
 namespace hetsparse::sptrsv {
 
 struct TriangularSolveOptions {
-  // Where solves may run: Any (the scheduler decides), Cpu, or Cuda. Solves with nrhs > 1 or
-  // transposed always run on a CPU worker (the CUDA variants solve one right-hand side with T).
-  rt::Where device = rt::Where::Any;
+  // Where solves run (solve_device.hpp): auto = a CUDA worker when there is one, else the CPUs. Solves
+  // with nrhs > 1 or transposed always run on a CPU worker (the CUDA schemes solve one right-hand side
+  // with T).
+  SolveDevice device = SolveDevice::Auto;
   // The scheme for solves placed on a CUDA worker: a kernels::gpu_variants() name, "cusparse",
   // "ag:key=val,..." (kernels::parse_ag_scheme), or "auto" (see TriangularSolver::analyze). Solves
   // on CPU workers always use serial substitution.
@@ -88,8 +90,14 @@ class TriangularSolver {
   // registered again, the structure is kept.
   void update_values(const Csr& T);
   // X = T^-1 B (or T^-T B): b and x are n x nrhs, column-major with leading dimension n; x may be b.
-  // Submits one task and waits for it; task errors are rethrown here.
+  // Registers b and x for the call, submits the solve and waits for it; task errors are rethrown here.
   void solve(const double* b, double* x, int nrhs = 1, bool transpose = false);
+  // x = T^-1 b on vectors the runtime already holds (n doubles each, registered by the caller, e.g.
+  // with VectorDesc::cuda_device to keep them on a GPU): the path of an iterative solver. Submits the
+  // solve and returns; the runtime orders it after earlier tasks on b and x, and wait_all() (or
+  // unregistering x) waits for it. No registration, and no copy where b and x already are where the
+  // task runs. InvalidArgument when b and x are one handle.
+  void submit(rt::HandleId b, rt::HandleId x);
 
   const TriangularFeatures& features() const;
   // The scheme solves placed on a CUDA worker use or, when the device is Cpu or the build has no
@@ -129,6 +137,8 @@ class TriangularSolver {
   void register_matrix();
   void register_values();
   bool cpu_levels() const { return cpu_mode_ != CpuMode::Serial; }
+  // One solve of registered b and x (n x nrhs): the sptrsv task, or the CPU level modes' tasks.
+  void submit_solve(rt::HandleId b, rt::HandleId x, int nrhs, bool transpose);
   void submit_cpu_levels(rt::HandleId b, rt::HandleId x, int nrhs);
   // The registered matrix for a task: plus the segments (device_data) and the level schedule with
   // its level-ordered copy (levels), as the task's implementations read them.

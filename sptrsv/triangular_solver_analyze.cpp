@@ -27,10 +27,10 @@ AnalysisOptions TriangularSolver::analysis_options(const TriangularSolveOptions&
 namespace {
 
 // InvalidArgument for options this build cannot honour; whether solves may go to CUDA workers.
-bool check_options(const TriangularSolveOptions& options) {
+bool check_options(const TriangularSolveOptions& options, const rt::TaskRuntime& rt) {
   const std::vector<std::string> variants = codelets::sptrsv_cuda_variants();
   if (variants.empty()) {
-    if (options.device == rt::Where::Cuda) {
+    if (options.device == SolveDevice::Gpu) {
       throw InvalidArgument("TriangularSolver: device gpu asked for, but this build has no CUDA");
     }
     if (options.variant != "auto") {
@@ -41,13 +41,14 @@ bool check_options(const TriangularSolveOptions& options) {
   }
   if (options.cpu_min_entries < 0 || options.cpu_chunks < 0)
     throw InvalidArgument("TriangularSolver: cpu_min_entries and cpu_chunks must not be negative");
-  return !variants.empty() && options.device != rt::Where::Cpu;
+  if (variants.empty() || options.device == SolveDevice::Cpu) return false;
+  return options.device != SolveDevice::Auto || rt.cuda_workers() > 0;
 }
 
 }  // namespace
 
 void TriangularSolver::analyze(const Csr& T, Triangle tri, bool unit_diagonal, const TriangularSolveOptions& options) {
-  const bool gpu = check_options(options);
+  const bool gpu = check_options(options, rt_);
   const AnalysisOptions analysis = analysis_options(options, gpu);
   std::unique_ptr<TriangularPattern> pattern;
   {
@@ -59,7 +60,7 @@ void TriangularSolver::analyze(const Csr& T, Triangle tri, bool unit_diagonal, c
 
 void TriangularSolver::analyze_device(kernels::DeviceCsrView T, int cuda_device, Triangle tri, bool unit_diagonal,
                                       const TriangularSolveOptions& options) {
-  const bool gpu = check_options(options);
+  const bool gpu = check_options(options, rt_);
   T.upper = tri == Triangle::Upper;
   const AnalysisOptions analysis = analysis_options(options, gpu);
   DeviceInputResult input =
@@ -80,7 +81,7 @@ void TriangularSolver::install(std::unique_ptr<TriangularPattern> pattern, std::
   analysis_ = analysis;
   tri_ = tri;
   unit_diagonal_ = unit_diagonal;
-  device_where_ = options.device;
+  device_where_ = solve_where(options.device, gpu);
   cpu_mode_ = options.cpu_mode;
   cpu_min_entries_ = options.cpu_min_entries;
   cpu_chunks_ = options.cpu_chunks;

@@ -67,7 +67,7 @@ const rt::Kernel& sptrsv_kernel();
 // The CUDA variants this build has (kernels::gpu_variants()); empty in a CPU-only build.
 std::vector<std::string> sptrsv_cuda_variants();
 
-// b: matrix handle n x nrhs (Read), x: matrix handle n x nrhs (Write); leading dimensions come from
+// b: matrix handle n x nrhs or vector handle of n (Read), x: the same (Write); leading dimensions come from
 // the handles. InvalidArgument for a task that may run on CUDA (where != Cpu) with nrhs > 1,
 // transposed, or (without plans) without device data or with a variant index out of range. flops defaults to 2 nnz nrhs.
 void insert_sptrsv(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const SptrsvMatrixHandles& T, rt::HandleId b,

@@ -58,8 +58,8 @@ void spmd_cpu_task(void* buffers[], void* cl_arg) {
   const kernels::TriangularView t = level_view(*a, buffers);
   const std::vector<kernels::LevelStep> steps =
       kernels::plan_level_steps(t, a->p.nrhs, width, a->p.min_entries_per_share);
-  kernels::solve_level_steps(t, steps, rank, width, a->barrier, rt::matrix_ptr(buffers[4]), rt::matrix_ld(buffers[4]),
-                             rt::matrix_ptr(buffers[5]), rt::matrix_ld(buffers[5]), a->p.nrhs);
+  kernels::solve_level_steps(t, steps, rank, width, a->barrier, rt::columns(buffers[4]).ptr, rt::columns(buffers[4]).ld,
+                             rt::columns(buffers[5]).ptr, rt::columns(buffers[5]).ld, a->p.nrhs);
 }
 
 // StarPU calls it on the first member only, bound to all the combined worker's cores; the threads
@@ -68,8 +68,8 @@ void forkjoin_cpu_task(void* buffers[], void* cl_arg) {
   const auto a = rt::task_args<LevelArgs>(cl_arg);
   const int width = std::max(1, starpu_combined_worker_get_size());
   g_last_width.store(width, std::memory_order_relaxed);
-  kernels::sptrsv_cpu_levels(level_view(a, buffers), rt::matrix_ptr(buffers[4]), rt::matrix_ld(buffers[4]),
-                             rt::matrix_ptr(buffers[5]), rt::matrix_ld(buffers[5]), a.p.nrhs, width,
+  kernels::sptrsv_cpu_levels(level_view(a, buffers), rt::columns(buffers[4]).ptr, rt::columns(buffers[4]).ld,
+                             rt::columns(buffers[5]).ptr, rt::columns(buffers[5]).ld, a.p.nrhs, width,
                              a.p.min_entries_per_share);
 }
 
@@ -79,8 +79,8 @@ void level_range_cpu_task(void* buffers[], void* cl_arg) {
   if (starpu_worker_get_local_memory_node() != STARPU_MAIN_RAM)
     throw RuntimeFailure("sptrsv level tasks need every CPU worker on main RAM (STARPU_USE_NUMA=0)");
   const auto a = rt::task_args<LevelArgs>(cl_arg);
-  kernels::sptrsv_cpu_level(level_view(a, buffers), a.begin, a.end, rt::matrix_ptr(buffers[4]),
-                            rt::matrix_ld(buffers[4]), rt::matrix_ptr(buffers[5]), rt::matrix_ld(buffers[5]),
+  kernels::sptrsv_cpu_level(level_view(a, buffers), a.begin, a.end, rt::columns(buffers[4]).ptr,
+                            rt::columns(buffers[4]).ld, rt::columns(buffers[5]).ptr, rt::columns(buffers[5]).ld,
                             a.p.nrhs);
 }
 

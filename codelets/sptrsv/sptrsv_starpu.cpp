@@ -26,9 +26,10 @@ void sptrsv_cpu_task(void* buffers[], void* cl_arg) {
   t.rowptr = in<index_t>(buffers[0]);
   t.colind = in<index_t>(buffers[1]);
   t.values = in<double>(buffers[2]);
-  const double* b = rt::matrix_ptr(buffers[3]);
-  double* x = rt::matrix_ptr(buffers[4]);
-  const index_t ldb = rt::matrix_ld(buffers[3]), ldx = rt::matrix_ld(buffers[4]);
+  const rt::Columns bc = rt::columns(buffers[3]), xc = rt::columns(buffers[4]);  // matrix or vector handles
+  const double* b = bc.ptr;
+  double* x = xc.ptr;
+  const index_t ldb = bc.ld, ldx = xc.ld;
   if (a.p.transpose) {
     kernels::sptrsv_cpu_transpose(t, b, ldb, x, ldx, a.p.nrhs);
   } else {
@@ -46,7 +47,7 @@ inline void sptrsv_cuda_task(void* buffers[], void* cl_arg) {
   if (a.p.plans != nullptr) {
     const kernels::SolveWorkspace ws =
         kernels::make_solve_workspace(rt::cuda::local_workspace(kernels::solve_workspace_bytes(a.p.n)), a.p.n);
-    a.p.plans->solve(starpu_worker_get_id_check(), s, rt::matrix_ptr(buffers[3]), rt::matrix_ptr(buffers[4]), ws);
+    a.p.plans->solve(starpu_worker_get_id_check(), s, rt::columns(buffers[3]).ptr, rt::columns(buffers[4]).ptr, ws);
     return;
   }
   if (!a.has_device_data) throw InvalidArgument("sptrsv codelet: CUDA task without the level schedule data");
@@ -76,8 +77,8 @@ inline void sptrsv_cuda_task(void* buffers[], void* cl_arg) {
   const kernels::SolveWorkspace ws =
       kernels::make_solve_workspace(rt::cuda::local_workspace(kernels::solve_workspace_bytes(v.n)), v.n);
   kernels::reset_solve_workspace(s, ws);
-  kernels::solve_cuda(variants[static_cast<std::size_t>(a.p.cuda_variant)], s, v, rt::matrix_ptr(buffers[3]),
-                      rt::matrix_ptr(buffers[4]), ws);
+  kernels::solve_cuda(variants[static_cast<std::size_t>(a.p.cuda_variant)], s, v, rt::columns(buffers[3]).ptr,
+                      rt::columns(buffers[4]).ptr, ws);
 }
 struct SptrsvTasks {
   static void cpu(void* b[], void* cl_arg) { sptrsv_cpu_task(b, cl_arg); }

@@ -33,4 +33,16 @@ T* vector_ptr(void* buffer) {
 inline double* matrix_ptr(void* buffer) { return reinterpret_cast<double*>(STARPU_MATRIX_GET_PTR(buffer)); }
 inline int matrix_ld(void* buffer) { return static_cast<int>(STARPU_MATRIX_GET_LD(buffer)); }
 
+// Columns of doubles that a task may get as a column-major matrix handle or as a vector handle (one
+// column, its length as the leading dimension): every StarPU interface starts with its id.
+struct Columns {
+  double* ptr;
+  int ld;
+};
+inline Columns columns(void* buffer) {
+  if (static_cast<const starpu_vector_interface*>(buffer)->id == STARPU_VECTOR_INTERFACE_ID)
+    return {vector_ptr(buffer), static_cast<int>(STARPU_VECTOR_GET_NX(buffer))};
+  return {matrix_ptr(buffer), matrix_ld(buffer)};
+}
+
 }  // namespace hetsparse::rt

@@ -31,7 +31,7 @@ void check_mode(rt::Runtime& r, sptrsv::CpuMode mode) {
                                    (unit ? " unit" : "") + " min " + std::to_string(min_entries);
           sptrsv::TriangularSolver s(r);
           sptrsv::TriangularSolveOptions o;
-          o.device = rt::Where::Cpu;
+          o.device = sptrsv::SolveDevice::Cpu;
           o.cpu_mode = mode;
           o.cpu_min_entries = min_entries;
           s.analyze(T, tri, unit, o);

@@ -189,7 +189,7 @@ TEST(SptrsvLevelTaskPlanner, TriangularSolverEmitsEachCpuModeOnTheRecordingRunti
     SCOPED_TRACE(sptrsv::to_string(mode));
     sptrsv::TriangularSolver s(rec);
     sptrsv::TriangularSolveOptions o;
-    o.device = rt::Where::Cpu;
+    o.device = sptrsv::SolveDevice::Cpu;
     o.cpu_mode = mode;
     o.cpu_min_entries = 1;
     o.cpu_chunks = 3;

@@ -32,7 +32,7 @@ TEST(TriangularSolver, LowerUpperUnitTransposeAndSeveralRhsOnCpuWorkers) {
     for (Triangle tri : {Triangle::Lower, Triangle::Upper}) {
       for (bool unit : {false, true}) {
         const Csr T = solver_input(c.lower, tri, unit, 3);
-        for (rt::Where device : {rt::Where::Any, rt::Where::Cpu}) {
+        for (sptrsv::SolveDevice device : {sptrsv::SolveDevice::Auto, sptrsv::SolveDevice::Any, sptrsv::SolveDevice::Cpu}) {
           sptrsv::TriangularSolver s(r);
           sptrsv::TriangularSolveOptions o;
           o.device = device;
@@ -42,11 +42,51 @@ TEST(TriangularSolver, LowerUpperUnitTransposeAndSeveralRhsOnCpuWorkers) {
           EXPECT_FALSE(s.chosen_variant().empty());
           run_solves(s, T, tri, unit,
                      std::string(c.name) + (tri == Triangle::Upper ? " upper" : " lower") + (unit ? " unit" : "") +
-                         " device " + rt::to_string(device));
+                         " device " + sptrsv::to_string(device));
         }
       }
     }
   }
+}
+
+// submit() on vectors the caller registered: solves chained through their handles (x1 = T^-1 b,
+// x2 = T^-1 x1) wait for each other without a wait in between, on every CPU mode.
+TEST(TriangularSolver, SubmitChainsSolvesOnRegisteredVectors) {
+  rt::Runtime r(test_runtime_options("eager", 2, 0));
+  const SolverCase& c = solver_cases()[1];
+  const Csr T = solver_input(c.lower, Triangle::Lower, false, 5);
+  const auto n = static_cast<std::size_t>(T.rows);
+  for (const sptrsv::CpuMode mode : {sptrsv::CpuMode::Serial, sptrsv::CpuMode::LevelTasks}) {
+    sptrsv::TriangularSolver s(r);
+    sptrsv::TriangularSolveOptions o;
+    o.cpu_mode = mode;
+    o.cpu_min_entries = 1;
+    s.analyze(T, Triangle::Lower, false, o);
+    std::vector<double> b(n), x1(n, std::nan("")), x2(n, std::nan(""));
+    for (std::size_t i = 0; i < n; ++i) b[i] = std::cos(0.37 * double(i)) + 0.25;
+    {
+      rt::DataHandle hb = rt::make_vector_handle(r, b), h1 = rt::make_vector_handle(r, x1),
+                     h2 = rt::make_vector_handle(r, x2);
+      s.submit(hb.id(), h1.id());
+      s.submit(h1.id(), h2.id());
+      EXPECT_THROW(s.submit(h2.id(), h2.id()), InvalidArgument);
+      r.wait_all();
+    }  // unregistered: x1 and x2 are home
+    const std::string what = std::string(c.name) + " " + sptrsv::to_string(mode);
+    expect_matches_reference(T, Triangle::Lower, false, false, b, x1, 1, what + " first");
+    expect_matches_reference(T, Triangle::Lower, false, false, x1, x2, 1, what + " chained");
+  }
+}
+
+TEST(TriangularSolver, SolveDeviceNamesParseOnce) {
+  for (const sptrsv::SolveDevice d :
+       {sptrsv::SolveDevice::Auto, sptrsv::SolveDevice::Any, sptrsv::SolveDevice::Cpu, sptrsv::SolveDevice::Gpu}) {
+    EXPECT_EQ(sptrsv::parse_solve_device(sptrsv::to_string(d)), d);
+  }
+  EXPECT_THROW(sptrsv::parse_solve_device("gpus"), InvalidArgument);
+  EXPECT_EQ(sptrsv::solve_where(sptrsv::SolveDevice::Auto, false), rt::Where::Cpu);
+  EXPECT_EQ(sptrsv::solve_where(sptrsv::SolveDevice::Auto, true), rt::Where::Cuda);
+  EXPECT_EQ(sptrsv::solve_where(sptrsv::SolveDevice::Any, true), rt::Where::Any);
 }
 
 TEST(TriangularSolver, UpdateValuesKeepsTheAnalysis) {
@@ -96,7 +136,7 @@ TEST(TriangularSolver, UnknownVariantIsRefused) {
 std::unique_ptr<sptrsv::TriangularSolver> gpu_solver(rt::Runtime& r, const Csr& T, Triangle tri, const std::string& v) {
   auto s = std::make_unique<sptrsv::TriangularSolver>(r);
   sptrsv::TriangularSolveOptions o;
-  o.device = rt::Where::Cuda;
+  o.device = sptrsv::SolveDevice::Gpu;
   o.variant = v;
   s->analyze(T, tri, false, o);
   EXPECT_EQ(s->chosen_variant(), v);
@@ -197,7 +237,7 @@ TEST(TriangularSolverGpu, PoweredSchemesThroughStarpu) {
   const Csr R = solver_input(solver_cases()[1].lower, Triangle::Lower, false, 6);
   sptrsv::TriangularSolver s(r);
   sptrsv::TriangularSolveOptions o;
-  o.device = rt::Where::Cuda;
+  o.device = sptrsv::SolveDevice::Gpu;
   o.variant = "pow2:cusparse";
   try {
     s.analyze(R, Triangle::Lower, false, o);
@@ -216,7 +256,7 @@ TEST(TriangularSolverGpu, AutoSearchCachesAndModelPredicts) {
   const std::string dir = ::testing::TempDir() + "hetsparse_auto_" + std::to_string(::getpid());
   const Csr T = solver_input(solver_cases()[1].lower, Triangle::Lower, false, 6);
   sptrsv::TriangularSolveOptions o;
-  o.device = rt::Where::Cuda;
+  o.device = sptrsv::SolveDevice::Gpu;
   o.select = sptrsv::SelectMode::Search;
   o.perfmodel_dir = dir;
   sptrsv::TriangularSolver s(r);

@@ -67,7 +67,7 @@ TEST(TriangularSolverGpu, AnalyzeDeviceInputAnalysesOnTheGpu) {
               std::string(c.name) + (tri == Triangle::Upper ? " upper " : " lower ") + (unit ? "unit " : "") + v;
           sptrsv::TriangularSolver s(r);
           sptrsv::TriangularSolveOptions o;
-          o.device = rt::Where::Cuda;
+          o.device = sptrsv::SolveDevice::Gpu;
           o.variant = v;
           s.analyze_device(input.view(), 0, tri, unit, o);
           EXPECT_TRUE(s.analysed_on_device()) << what;
@@ -90,7 +90,7 @@ TEST(TriangularSolverGpu, AnalyzeDeviceInputFallsBackToTheHost) {
   if (r.cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
   const Csr T = solver_input(solver_cases()[0].lower, Triangle::Lower, false, 32);  // entries shuffled
   sptrsv::TriangularSolveOptions o;
-  o.device = rt::Where::Cuda;
+  o.device = sptrsv::SolveDevice::Gpu;
   o.variant = "yuenyeung";
   {
     const DeviceCsr input = upload(T);

@@ -1,0 +1,102 @@
+// TriangularSolver's solves: registered b and x submitted as the sptrsv task (or the CPU level modes'
+// tasks), for host vectors (solve) and for vectors the runtime already holds (submit).
+#include <algorithm>
+#include <memory>
+#include <vector>
+
+#include "codelets/sptrsv/sptrsv_codelet.hpp"
+#include "codelets/sptrsv/sptrsv_level_codelets.hpp"
+#include "hetsparse/error.hpp"
+#include "sptrsv/triangular_solver.hpp"
+
+namespace hetsparse::sptrsv {
+
+void TriangularSolver::solve(const double* b, double* x, int nrhs, bool transpose) {
+  if (!pattern_ && !device_) throw InvalidArgument("TriangularSolver::solve before analyze");
+  if (nrhs < 1) throw InvalidArgument("TriangularSolver::solve: nrhs must be at least 1");
+  const index_t n = shape().n;
+  if (n == 0) return;
+  const auto ld = static_cast<std::size_t>(n);
+  const auto cols = static_cast<std::size_t>(nrhs);
+
+  // b and x as separate handles: a copy of b when they alias (one buffer cannot be two handles).
+  std::vector<double> b_copy;
+  if (b == x) {
+    b_copy.assign(b, b + ld * cols);
+    b = b_copy.data();
+  }
+  // Not pinned: pinning and unpinning the caller's vectors on every solve costs more than the
+  // pageable copies it would speed up (docs/benchmarks.md, SpTRSV solver path).
+  rt::DataHandle hb(rt_, rt_.register_matrix({const_cast<double*>(b), ld, ld, cols, /*pin=*/false}));  // Read only
+  rt::DataHandle hx(rt_, rt_.register_matrix({x, ld, ld, cols, /*pin=*/false}));
+  submit_solve(hb.id(), hx.id(), nrhs, transpose);
+  rt_.wait_all();
+  hx.reset();  // brings x home
+}
+
+void TriangularSolver::submit(rt::HandleId b, rt::HandleId x) {
+  if (!pattern_ && !device_) throw InvalidArgument("TriangularSolver::submit before analyze");
+  if (b == x) throw InvalidArgument("TriangularSolver::submit: b and x must be two handles (x may not alias b)");
+  if (shape().n == 0) return;
+  submit_solve(b, x, 1, false);
+}
+
+void TriangularSolver::submit_solve(rt::HandleId hb, rt::HandleId hx, int nrhs, bool transpose) {
+  const Shape sh = shape();
+  const bool gpu_capable = gpu_ && nrhs == 1 && !transpose;
+  if (!gpu_capable && !transpose && cpu_levels()) {  // on CPU workers only: level-scheduled
+    submit_cpu_levels(hb, hx, nrhs);
+    return;
+  }
+  const bool device_data = gpu_capable && variant_index_ >= 0;
+  const codelets::SptrsvMatrixHandles th = matrix_handles(device_data, device_data);
+  codelets::SptrsvParams params;
+  params.n = sh.n;
+  params.upper = sh.upper;
+  params.transpose = transpose;
+  params.nrhs = nrhs;
+  params.num_levels = sh.num_levels;
+  params.num_segments = sh.num_segments;
+  params.num_level_segments = sh.num_level_segments;
+  params.host_level_ptr = sh.level_ptr;  // owned by the analysis, which outlives the solver's tasks
+  params.host_level_nnz = sh.level_nnz;
+  params.cuda_variant = std::max(variant_index_, 0);
+  params.plans = gpu_capable ? worker_schemes_.get() : nullptr;
+
+  rt::TaskOptions opt;
+  opt.name = transpose ? "sptrsv_transpose" : "sptrsv";
+  // nrhs > 1 or transposed (or no CUDA in the build): a CPU worker, whatever the device option.
+  opt.where = gpu_capable ? device_where_ : rt::Where::Cpu;
+  codelets::insert_sptrsv(rt_, opt, th, hb, hx, params, sh.nnz);
+}
+
+void TriangularSolver::submit_cpu_levels(rt::HandleId b, rt::HandleId x, int nrhs) {
+  const TriangularPattern& p = host_pattern();
+  const codelets::SptrsvMatrixHandles th = matrix_handles(false, true);
+  if (cpu_mode_ == CpuMode::ParallelTask) {
+    codelets::SptrsvLevelParams params;
+    params.n = p.rows();
+    params.upper = p.triangle() == Triangle::Upper;
+    params.nrhs = nrhs;
+    params.num_levels = p.num_levels();
+    params.host_level_ptr = p.level_ptr().data();  // owned by the analysis, which outlives the tasks
+    params.host_level_nnz = p.level_nnz().data();
+    params.min_entries_per_share = cpu_min_entries_ > 0 ? cpu_min_entries_ : kParallelTaskMinEntries;
+    rt::TaskOptions opt;
+    opt.name = "sptrsv_parallel";
+    opt.where = rt::Where::Cpu;
+    codelets::insert_sptrsv_parallel(
+        rt_, opt, th, b, x, params, p.nnz(),
+        cpu_fork_join_ ? codelets::ParallelTaskKind::ForkJoin : codelets::ParallelTaskKind::Spmd);
+    return;
+  }
+  if (!level_tasks_) {
+    LevelTaskOptions o;
+    o.chunks = cpu_chunks_ > 0 ? cpu_chunks_ : std::max(1, rt_.cpu_workers());
+    o.min_entries_per_task = cpu_min_entries_ > 0 ? cpu_min_entries_ : kLevelTaskMinEntries;
+    level_tasks_ = std::make_unique<LevelTaskPlanner>(rt_, o);
+  }
+  level_tasks_->submit(p.host_view(), th, b, x, nrhs);
+}
+
+}  // namespace hetsparse::sptrsv
