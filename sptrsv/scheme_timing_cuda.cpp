@@ -12,6 +12,7 @@
 #include "sptrsv/cuda_resources.hpp"
 #include "sptrsv/prepared_scheme.hpp"
 #include "sptrsv/scheme_timing.hpp"
+#include "sptrsv/solve_paths.hpp"
 
 namespace hetsparse::sptrsv {
 namespace {
@@ -115,6 +116,21 @@ SchemeTimings time_schemes(const kernels::TriangularView& t, const std::vector<d
   check_cuda(cudaStreamSynchronize(stream.get()), "cudaStreamSynchronize (end)");
   out.seconds = elapsed();
   return out;
+}
+
+double pageable_copy_ms(std::size_t n, int runs) {
+  if (n == 0 || cuda_device_name().empty()) return 0;
+  std::vector<double> host(n, 1.0);
+  DeviceBuffer device(n * sizeof(double));
+  std::vector<double> ms;
+  for (int i = 0; i < std::max(runs, 1) + 1; ++i) {  // the first pair is a warm-up
+    const auto t0 = std::chrono::steady_clock::now();
+    check_cuda(cudaMemcpy(device.as<double>(), host.data(), n * sizeof(double), cudaMemcpyHostToDevice), "cudaMemcpy (b)");
+    check_cuda(cudaMemcpy(host.data(), device.as<double>(), n * sizeof(double), cudaMemcpyDeviceToHost), "cudaMemcpy (x)");
+    if (i > 0) ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  }
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
 }
 
 }  // namespace hetsparse::sptrsv

@@ -1,4 +1,5 @@
 #include "sptrsv/scheme_timing.hpp"
+#include "sptrsv/solve_paths.hpp"
 
 namespace hetsparse::sptrsv {
 
@@ -17,5 +18,7 @@ SchemeTimings time_schemes(const kernels::TriangularView&, const std::vector<dou
   }
   return t;
 }
+
+double pageable_copy_ms(std::size_t, int) { return 0; }
 
 }  // namespace hetsparse::sptrsv

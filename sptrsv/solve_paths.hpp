@@ -1,0 +1,33 @@
+// What one solve costs a user, on the same analysed solver and right-hand side, three ways:
+//   host:     TriangularSolver::solve on host vectors (registration, copies, task, wait);
+//   resident: TriangularSolver::submit on vectors the runtime already holds where the task runs
+//             (one submit + wait_all per solve: the latency an iterative solver sees);
+//   kernel:   the chosen scheme alone on device data, between CUDA events (no StarPU);
+// and the copies a user of the kernel alone pays for host vectors: b host to device and x back,
+// from pageable memory (as the caller's std::vector is). Medians of `runs`.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "runtime/task_runtime.hpp"
+#include "sptrsv/triangular_solver.hpp"
+
+namespace hetsparse::sptrsv {
+
+struct SolvePathTimes {
+  double host_ms = 0, resident_ms = 0;
+  double kernel_ms = 0, copy_ms = 0;  // 0 when not measured (no GPU, or a CPU-only solve)
+  std::string kernel_note;            // why the kernel was not timed, or its status
+  int runs = 0;
+};
+
+// b: n entries. The solver must be analysed; its solves' x are checked against each other by the
+// caller (this measures time only). The GPU parts run only when solves go to a CUDA worker.
+SolvePathTimes time_solve_paths(TriangularSolver& solver, rt::TaskRuntime& rt, const std::vector<double>& b,
+                                int runs);
+
+// Median milliseconds of copying n doubles host to device plus device to host, from and to pageable
+// host memory (cudaMemcpy), on CUDA device 0; 0 without CUDA.
+double pageable_copy_ms(std::size_t n, int runs);
+
+}  // namespace hetsparse::sptrsv
