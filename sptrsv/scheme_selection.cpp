@@ -128,7 +128,6 @@ Selection select_scheme(const TriangularPattern& p, const SelectionOptions& o) {
   const auto t0 = std::chrono::steady_clock::now();
   Selection s;
   s.gpu = cuda_device_name();
-  s.fingerprint = pattern_fingerprint(p);
   const std::vector<std::string> candidates = candidate_schemes(p);
   if (s.gpu.empty() || candidates.empty()) {
     s.scheme = heuristic_scheme(p.features());
@@ -149,6 +148,7 @@ Selection select_scheme(const TriangularPattern& p, const SelectionOptions& o) {
     }
     s.note += "; searched";
   }
+  s.fingerprint = pattern_fingerprint(p);  // the search's cache key: a pass over the pattern
   search(p, o, store, candidates, s);
   if (model && s.how == "search") {
     s.model_prediction = model->predict(p.features(), candidates);

@@ -35,7 +35,7 @@ struct Selection {
   std::string note;       // e.g. why model mode fell back to search
   std::string gpu;        // device name ("" without one)
   double seconds = 0;     // wall time of the selection (search: preparations + timed solves)
-  std::uint64_t fingerprint = 0;
+  std::uint64_t fingerprint = 0;  // search only (a pass over the pattern): 0 for model and heuristic
   // Search mode with a model for this GPU: what the model would have picked and its time over the
   // searched best (1 = the model found the best; 0 = unknown, e.g. no model or cache hit).
   std::string model_prediction;

@@ -53,6 +53,22 @@ TEST(SchemeFingerprint, StableAndSensitive) {
   }
   EXPECT_NE(sptrsv::pattern_fingerprint(sptrsv::TriangularPattern(moved, Triangle::Lower, false)),
             sptrsv::pattern_fingerprint(a));
+  // One column index changed in a high bit only (bit 9): the word-wise hash must see it too.
+  Csr high = L;
+  bool changed = false;
+  for (index_t i = 1; i < high.rows && !changed; ++i) {
+    const offset_t begin = high.rowptr[i], end = high.rowptr[i + 1];
+    for (offset_t k = begin; k + 1 < end && !changed; ++k) {
+      const index_t c = high.colind[k] ^ 512, prev = k > begin ? high.colind[k - 1] : -1;
+      if (c > prev && c < high.colind[k + 1]) {
+        high.colind[k] = c;
+        changed = true;
+      }
+    }
+  }
+  ASSERT_TRUE(changed);
+  EXPECT_NE(sptrsv::pattern_fingerprint(sptrsv::TriangularPattern(high, Triangle::Lower, false)),
+            sptrsv::pattern_fingerprint(a));
   // Same rows, other triangle (the transpose): a different pattern.
   EXPECT_NE(sptrsv::pattern_fingerprint(sptrsv::TriangularPattern(transpose(L), Triangle::Upper, false)),
             sptrsv::pattern_fingerprint(a));
