@@ -1,10 +1,10 @@
-// CPU supernode kernels against the dense expectations, plus update_range, work sizes and the
-// argument checks (which must reject a call before anything is written).
+// CPU-only checks of the supernode kernels (the shared cases are in test_supernode.cpp):
+// update_range, work sizes, a factor without a row list, and the argument checks (which must reject
+// a call before anything is written).
 #include <gtest/gtest.h>
 
 #include <climits>
 #include <cmath>
-#include <limits>
 #include <vector>
 
 #include "hetsparse/error.hpp"
@@ -15,54 +15,6 @@ namespace hetsparse::test {
 namespace {
 
 using namespace hetsparse::kernels;
-
-// Work buffers start as NaN: a kernel that reads work before writing it spreads them.
-class CpuBackend : public SupernodeBackend {
- public:
-  void update(const HostPanel& d, UpdateRange r, HostPanel& t) override {
-    std::vector<double> work(supernode_update_work_doubles(d.cref(), r), kNaN);
-    supernode_update_cpu(d.cref(), r, t.ref(), work.data());
-  }
-  void update_batch(const std::vector<const HostPanel*>& ds, const std::vector<UpdateRange>& rs,
-                    HostPanel& t) override {
-    std::vector<ConstPanelRef> refs;
-    for (const HostPanel* d : ds) refs.push_back(d->cref());
-    const int count = static_cast<int>(refs.size());
-    const std::size_t bytes = supernode_update_batch_work_bytes(refs.data(), rs.data(), count, 0.0);
-    std::vector<double> work(bytes / sizeof(double), kNaN);
-    supernode_update_batch_cpu(refs.data(), rs.data(), count, t.ref(), work.data());
-  }
-  int factor(HostPanel& p) override { return supernode_factor_cpu(p.ref()); }
-  void forward(const HostPanel& p, std::vector<double>& x, int nrhs, int ldx) override {
-    std::vector<double> work(supernode_solve_work_doubles(p.cref(), nrhs), kNaN);
-    supernode_forward_cpu(p.cref(), x.data(), nrhs, ldx, work.data());
-  }
-  void backward(const HostPanel& p, std::vector<double>& x, int nrhs, int ldx) override {
-    std::vector<double> work(supernode_solve_work_doubles(p.cref(), nrhs), kNaN);
-    supernode_backward_cpu(p.cref(), x.data(), nrhs, ldx, work.data());
-  }
-};
-
-class SupernodeCpu : public ::testing::Test {
- protected:
-  CpuBackend backend_;
-};
-
-TEST_F(SupernodeCpu, UpdateMatchesDenseReference) { check_updates(backend_, 11); }
-TEST_F(SupernodeCpu, UpdateWithoutRowsInTargetColumnsChangesNothing) { check_empty_update(backend_, 12); }
-TEST_F(SupernodeCpu, BatchOfOneMatchesDenseReference) { check_batch(backend_, 1, 13); }
-TEST_F(SupernodeCpu, BatchOfSevenMatchesDenseReference) { check_batch(backend_, 7, 14); }
-TEST_F(SupernodeCpu, BatchOfFortyMatchesDenseReference) { check_batch(backend_, 40, 15); }
-TEST_F(SupernodeCpu, FactorMatchesPotrfAndTrsm) { check_factor(backend_, 16); }
-TEST_F(SupernodeCpu, FactorReportsNegativePivotColumn) {
-  for (const int column : {0, 5, 47}) check_factor_failure(backend_, column, false, 17 + column);
-}
-TEST_F(SupernodeCpu, FactorReportsNaNPivotColumn) {
-  for (const int column : {0, 33, 47}) check_factor_failure(backend_, column, true, 18 + column);
-}
-TEST_F(SupernodeCpu, SweepsMatchDenseTriangularSolves) { check_sweeps(backend_, 19); }
-TEST_F(SupernodeCpu, RightLookingFactorAndSolveMatchDense) { check_end_to_end(backend_, false, 20); }
-TEST_F(SupernodeCpu, LeftLookingBatchedFactorAndSolveMatchDense) { check_end_to_end(backend_, true, 21); }
 
 TEST(SupernodeSizes, UpdateRangeFindsTheTargetColumns) {
   const std::vector<std::int32_t> rows{3, 4, 9, 10, 11, 15, 20, 31};

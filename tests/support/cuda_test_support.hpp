@@ -1,10 +1,8 @@
-// Device-side helpers for the CUDA tests (kinds cuda): owned device arrays with stream-ordered copies, and
-// a fixture that skips without a device and otherwise gives each test its own stream and handles.
+// Device-side helpers for the CUDA tests (kind cuda): owned device arrays with stream-ordered copies,
+// and a fixture that skips without a device and otherwise gives each test its own stream. (The
+// kernel suites get a stream and library handles from their back end, tests/kernels/backend_cuda.hpp.)
 #pragma once
-#include <cublas_v2.h>
 #include <cuda_runtime_api.h>
-#include <cusolverDn.h>
-#include <cusparse.h>
 #include <gtest/gtest.h>
 
 #include <cstddef>
@@ -85,34 +83,6 @@ class CudaStreamTest : public ::testing::Test {
     cudaStreamDestroy(stream_);
   }
   cudaStream_t stream_ = nullptr;
-};
-
-class CudaKernelTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (!cuda_device_available()) {
-      GTEST_SKIP() << "no CUDA device";
-    }
-    kernels::check_cuda(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
-    kernels::check_cublas(cublasCreate(&cublas_), "cublasCreate");
-    kernels::check_cublas(cublasSetStream(cublas_, stream_), "cublasSetStream");
-    kernels::check_cusparse(cusparseCreate(&cusparse_), "cusparseCreate");
-    kernels::check_cusolver(cusolverDnCreate(&cusolver_), "cusolverDnCreate");
-  }
-  void TearDown() override {
-    if (stream_ != nullptr) {
-      EXPECT_EQ(cudaStreamSynchronize(stream_), cudaSuccess);
-    }
-    if (cusolver_ != nullptr) cusolverDnDestroy(cusolver_);
-    if (cusparse_ != nullptr) cusparseDestroy(cusparse_);
-    if (cublas_ != nullptr) cublasDestroy(cublas_);
-    if (stream_ != nullptr) cudaStreamDestroy(stream_);
-  }
-
-  cudaStream_t stream_ = nullptr;
-  cublasHandle_t cublas_ = nullptr;
-  cusparseHandle_t cusparse_ = nullptr;
-  cusolverDnHandle_t cusolver_ = nullptr;
 };
 
 }  // namespace hetsparse::test

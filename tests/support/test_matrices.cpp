@@ -187,4 +187,18 @@ SpmvExpectation expected_spmv(const CsrMatrix& A, std::uint32_t first, std::uint
   return out;
 }
 
+void check_spmv(const CsrMatrix& A, std::uint32_t first, std::uint32_t last, Rng& rng, double alpha, double beta,
+                const SpmvRunner& run) {
+  SCOPED_TRACE("rows [" + std::to_string(first) + ", " + std::to_string(last) + ") beta=" + std::to_string(beta));
+  const std::vector<double> x = random_vector(rng, A.ncols);
+  std::vector<double> y = random_vector(rng, A.nrows);
+  if (beta == 0.0) {
+    std::fill(y.begin(), y.end(), kNaN);  // must not be read
+  }
+  const SpmvExpectation expected = expected_spmv(A, first, last, x, y, alpha, beta);
+  run(A, first, last, x, y, alpha, beta);
+  const std::vector<double> block(y.begin() + first, y.begin() + last);
+  EXPECT_TRUE(within_bounds(block, expected.values, expected.bounds));
+}
+
 }  // namespace hetsparse::test

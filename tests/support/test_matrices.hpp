@@ -1,6 +1,7 @@
-// Random operands and tolerance-aware comparisons shared by the CPU and CUDA kernel tests.
+// Random operands and tolerance-aware comparisons shared by the kernel tests (every back end).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <vector>
 
@@ -75,5 +76,15 @@ struct SpmvExpectation {
 SpmvExpectation expected_spmv(const CsrMatrix& A, std::uint32_t first, std::uint32_t last,
                               const std::vector<double>& x, const std::vector<double>& y_in, double alpha,
                               double beta);
+
+// A kernel applying y[first, last) = alpha A(first:last, :) x + beta y[first, last) to host operands,
+// y the whole vector, updated in place.
+using SpmvRunner = std::function<void(const CsrMatrix& A, std::uint32_t first, std::uint32_t last,
+                                      const std::vector<double>& x, std::vector<double>& y, double alpha,
+                                      double beta)>;
+// Runs `run` on rows [first, last) of A with random x and y (NaN when beta == 0: y must be written
+// without being read) and compares the block with expected_spmv.
+void check_spmv(const CsrMatrix& A, std::uint32_t first, std::uint32_t last, Rng& rng, double alpha, double beta,
+                const SpmvRunner& run);
 
 }  // namespace hetsparse::test
