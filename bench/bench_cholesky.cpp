@@ -1,6 +1,6 @@
 // Cholesky benchmark: hetsparse (StarPU, CPUs + GPUs) next to CHOLMOD on the same matrix and METIS
 // ordering, in one process, with the cuBLAS dgemm ceiling measured in the same run. One JSON line
-// per run on stdout (for scripts/cholesky_report.py), a readable summary on stderr.
+// per run on stdout (scripts/bench.d/cholesky.sh collects them), a readable summary on stderr.
 #include <cstdio>
 #include <thread>
 

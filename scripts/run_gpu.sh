@@ -32,9 +32,26 @@ step() {  # step NAME command...: runs, logs, records PASS/FAIL
 step nvidia-smi nvidia-smi
 step info hetsparse info
 if [ "$TESTS" = 1 ]; then
-GPU_TESTS="test_kernels_cuda test_runtime_gpu test_supernode_cuda test_sptrsv_cuda test_sptrsv_ag_cuda test_sptrsv_powered_cuda test_cholesky_gpu"
-for t in $GPU_TESTS; do
-  [ -x "$HERE/bin/$t" ] && step "$t" "$t" --gtest_output=xml:"$OUTDIR/logs/$t.xml"
+# The CUDA test executables (tests/*/ kind cuda); every other test_* runs as a CPU suite below.
+GPU_TESTS="test_kernels_cuda test_codelets_cuda test_sptrsv_cuda test_cholesky_cuda"
+# One step per group of suites, so that no step outgrows STEP_TIMEOUT: name|executable|gtest filter
+# of the step|racecheck's filter. Steps with a racecheck filter are the pure CUDA kernels (no StarPU):
+# they also run under compute-sanitizer memcheck (the step's filter) and racecheck (its own filter:
+# racecheck slows the spinning sync-free SpTRSV and AG kernels ~1000x, so for those a representative
+# subset; the dense, SpMV and supernode kernels in full).
+GPU_STEPS=(
+  "dense_spmv|test_kernels_cuda|Dense*:Spmv*|Dense*:Spmv*"
+  "supernode|test_kernels_cuda|Supernode*|Supernode*"
+  "sptrsv|test_kernels_cuda|-Dense*:Spmv*:Supernode*|*EveryVariantMatchesReference/anchor_rmat_12_8:*EveryVariantMatchesReference/banded_narrow:*EveryVariantMatchesReference/power_law_hubs:*EveryVariantMatchesReference/dense_lower_300"
+  "ag|test_sptrsv_cuda|*AgCuda*|AgCudaSmall.HandPicked*:AgCudaSmall.InPlaceSolve:AgCudaSmall.RejectsBadArguments"
+  "powered|test_sptrsv_cuda|SptrsvPoweredCuda.*|SptrsvPoweredCuda.RhsPass*:SptrsvPoweredCuda.Refused*"
+  "solver|test_sptrsv_cuda|-*AgCuda*:SptrsvPoweredCuda.*|"
+  "all|test_codelets_cuda|*|"
+  "all|test_cholesky_cuda|*|"
+)
+for row in "${GPU_STEPS[@]}"; do
+  IFS='|' read -r part t filter race <<< "$row"
+  [ -x "$HERE/bin/$t" ] && step "$t.$part" "$t" --gtest_filter="$filter" --gtest_output=xml:"$OUTDIR/logs/$t.$part.xml"
 done
 for t in "$HERE"/bin/test_*; do  # CPU suites on this machine too (16 cores)
   case " $GPU_TESTS " in *" $(basename "$t") "*) continue ;; esac
@@ -42,17 +59,14 @@ for t in "$HERE"/bin/test_*; do  # CPU suites on this machine too (16 cores)
 done
 # compute-sanitizer on every pure CUDA kernel suite. cuSPARSE's own csrmv kernel reports shared-memory
 # hazards under racecheck: the check is on hetsparse's kernels.
-for t in test_kernels_cuda test_supernode_cuda test_sptrsv_cuda test_sptrsv_ag_cuda test_sptrsv_powered_cuda; do
-  [ -x "$HERE/bin/$t" ] || continue
-  step "memcheck_$t" "$SAN" --tool memcheck --error-exitcode 3 "$t"
-  filter='*'  # racecheck slows the spinning sync-free kernels ~1000x: a representative subset
-  [ "$t" = test_sptrsv_ag_cuda ] && filter='AgCudaSmall.HandPicked*:AgCudaSmall.InPlaceSolve:AgCudaSmall.RejectsBadArguments'
-  [ "$t" = test_sptrsv_powered_cuda ] && filter='SptrsvPoweredCuda.RhsPass*:SptrsvPoweredCuda.Refused*'
-  [ "$t" = test_sptrsv_cuda ] && filter='*EveryVariantMatchesReference/anchor_rmat_12_8:*EveryVariantMatchesReference/banded_narrow:*EveryVariantMatchesReference/power_law_hubs:*EveryVariantMatchesReference/dense_lower_300'
-  step "racecheck_$t" "$SAN" --tool racecheck --error-exitcode 3 --kernel-name-exclude kns=cusparse "$t" \
-    --gtest_filter="$filter"
+for row in "${GPU_STEPS[@]}"; do
+  IFS='|' read -r part t filter race <<< "$row"
+  [ -n "$race" ] && [ -x "$HERE/bin/$t" ] || continue
+  step "memcheck_$t.$part" "$SAN" --tool memcheck --error-exitcode 3 "$t" --gtest_filter="$filter"
+  step "racecheck_$t.$part" "$SAN" --tool racecheck --error-exitcode 3 --kernel-name-exclude kns=cusparse "$t" \
+    --gtest_filter="$race"
 done
-step memcheck_runtime "$SAN" --tool memcheck --error-exitcode 3 test_runtime_gpu --gtest_filter='*dmdas*'
+step memcheck_codelets "$SAN" --tool memcheck --error-exitcode 3 test_codelets_cuda --gtest_filter='*dmdas*'
 fi
 
 if [ "$BENCH" = 1 ]; then

@@ -1,5 +1,5 @@
 // AG-SpTRSV code-variant template (section 4.2): a persistent warp walks its own list of node
-// groups (deadlock freedom: sptrsv_ag_plan_check.cpp); subwarp s of Lanes lanes solves node s of
+// groups (deadlock freedom: sptrsv/ag/ag_plan_check.cpp); subwarp s of Lanes lanes solves node s of
 // the group, either row after row with all its lanes (collaborative: long rows, coalesced) or a
 // row per lane in "writing first" order (short rows). Optional collaborative read of the whole
 // group's entries into the warp's shared buffer first; early division by the precomputed

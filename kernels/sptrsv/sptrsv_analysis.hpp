@@ -77,7 +77,7 @@ void release_analysis_memory();
 // either kind, else InvalidArgument naming the row: the sync-free level pass would otherwise wait
 // forever). Every array is computed and kept on the device; only the per-level arrays and a few
 // scalars come back to the host. Equal, array for array, to sptrsv::TriangularPattern's analysis of
-// the same matrix (tests/sptrsv/test_sptrsv_device_analysis_cuda.cpp). Runs on `stream` and waits
+// the same matrix (tests/kernels/test_sptrsv_device_analysis_cuda.cpp). Runs on `stream` and waits
 // for it; the destructor waits for the device before it frees. Not copyable.
 //
 // Levels come from a sync-free pass like the solve (one warp claims a fusion segment, its light rows

@@ -1,5 +1,5 @@
 // AG-SpTRSV host plan: positions, node merging (4.3), node levels, node groups and kernels (4.4);
-// the warp schedule is in sptrsv_ag_schedule.cpp and the deadlock check in sptrsv_ag_plan_check.cpp.
+// the warp schedule is in ag_schedule.cpp and the deadlock check in ag_plan_check.cpp.
 #include <algorithm>
 #include <chrono>
 #include <cmath>

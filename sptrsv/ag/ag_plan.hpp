@@ -36,12 +36,12 @@ std::vector<index_t> ag_positions(const TriangularView& t, bool level_reorder);
 // Node boundaries over positions (section 4.3 merge_fixed / merge_avg / merge_thresh).
 std::vector<index_t> ag_merge_nodes(const TriangularView& t, const std::vector<index_t>& position_rows,
                                     const AgScheme& scheme);
-// Second hierarchy (sptrsv_ag_schedule.cpp): group_warp, warp_ptr/warp_groups and each kernel's
+// Second hierarchy (ag_schedule.cpp): group_warp, warp_ptr/warp_groups and each kernel's
 // blocks, from the groups, their work (stored entries) and the kernels.
 void schedule_warps(const TriangularView& t, const AgScheme& scheme, const AgMachine& machine,
                     const std::vector<std::int64_t>& group_work, AgPlan& plan);
 
-// The deadlock-freedom check (see the comment in sptrsv_ag_plan_check.cpp): every row scheduled
+// The deadlock-freedom check (see the comment in ag_plan_check.cpp): every row scheduled
 // exactly once; each warp's groups in increasing order; each dependency either earlier in the row's
 // own node or in a group numbered before the row's group, in a kernel that publishes flags when
 // the waiting kernel waits, and in an earlier kernel when it does not. InvalidArgument naming the

@@ -5,12 +5,12 @@
 #include <filesystem>
 #include <fstream>
 
-#include "codelets/gemm/gemm_codelet.hpp"
 #include "codelets/cuda_build.hpp"
+#include "codelets/gemm/gemm_codelet.hpp"
 #include "codelets/vector/vector_codelet.hpp"
 #include "hetsparse/error.hpp"
 #include "runtime/starpu/runtime.hpp"
-#include "tests/runtime/codelet_checks.hpp"
+#include "tests/support/codelet_checks.hpp"
 
 namespace hetsparse::test {
 namespace {

@@ -13,7 +13,7 @@
 
 #include "sparse/convert.hpp"
 #include "sparse/matrix_market.hpp"
-#include "sparse_test_util.hpp"
+#include "tests/support/sparse_checks.hpp"
 
 namespace hetsparse {
 namespace {

@@ -7,7 +7,7 @@
 
 #include "hetsparse/error.hpp"
 #include "sparse/convert.hpp"
-#include "sparse_test_util.hpp"
+#include "tests/support/sparse_checks.hpp"
 
 namespace hetsparse {
 namespace {

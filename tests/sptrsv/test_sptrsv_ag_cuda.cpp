@@ -10,16 +10,16 @@
 #include <string>
 #include <vector>
 
+#include "hetsparse/error.hpp"
 #include "kernels/sptrsv/sptrsv.hpp"
 #include "kernels/sptrsv/sptrsv_ag.hpp"
+#include "sparse/generators.hpp"
 #include "sptrsv/ag/ag_plan.hpp"
 #include "sptrsv/ag/ag_scheme.hpp"
-#include "hetsparse/error.hpp"
-#include "sparse/generators.hpp"
 #include "sptrsv/analysis.hpp"
-#include "tests/kernels/cuda_test_support.hpp"
-#include "tests/sptrsv/sptrsv_ag_test_schemes.hpp"
-#include "tests/sptrsv/sptrsv_test_support.hpp"
+#include "tests/support/cuda_test_support.hpp"
+#include "tests/support/sptrsv_ag_schemes.hpp"
+#include "tests/support/sptrsv_checks.hpp"
 
 namespace hetsparse::test {
 namespace {

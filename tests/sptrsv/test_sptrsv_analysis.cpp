@@ -12,7 +12,7 @@
 #include "reference/sparse_reference.hpp"
 #include "sparse/convert.hpp"
 #include "sptrsv/analysis.hpp"
-#include "tests/sptrsv/sptrsv_test_support.hpp"
+#include "tests/support/sptrsv_checks.hpp"
 
 namespace hetsparse::test {
 namespace {

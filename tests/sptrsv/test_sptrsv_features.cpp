@@ -11,7 +11,7 @@
 #include "hetsparse/error.hpp"
 #include "reference/sparse_reference.hpp"
 #include "sptrsv/analysis.hpp"
-#include "tests/sptrsv/sptrsv_test_support.hpp"
+#include "tests/support/sptrsv_checks.hpp"
 
 namespace hetsparse::test {
 namespace {

@@ -10,11 +10,11 @@
 #include <thread>
 #include <vector>
 
-#include "kernels/sptrsv/sptrsv_level_plan.hpp"
 #include "hetsparse/error.hpp"
+#include "kernels/sptrsv/sptrsv_level_plan.hpp"
 #include "reference/sparse_reference.hpp"
 #include "sptrsv/analysis.hpp"
-#include "tests/sptrsv/sptrsv_test_support.hpp"
+#include "tests/support/sptrsv_checks.hpp"
 
 namespace hetsparse::test {
 namespace {

@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "kernels/sptrsv/sptrsv.hpp"
 #include "hetsparse/error.hpp"
+#include "kernels/sptrsv/sptrsv.hpp"
 #include "reference/sparse_reference.hpp"
 #include "sptrsv/powered_triangle.hpp"
-#include "tests/sptrsv/sptrsv_test_support.hpp"
+#include "tests/support/sptrsv_checks.hpp"
 
 namespace hetsparse::test {
 namespace {

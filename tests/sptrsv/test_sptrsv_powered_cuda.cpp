@@ -14,8 +14,8 @@
 #include "reference/sparse_reference.hpp"
 #include "sptrsv/powered_triangle.hpp"
 #include "sptrsv/prepared_scheme.hpp"
-#include "tests/kernels/cuda_test_support.hpp"
-#include "tests/sptrsv/sptrsv_test_support.hpp"
+#include "tests/support/cuda_test_support.hpp"
+#include "tests/support/sptrsv_checks.hpp"
 
 namespace hetsparse::test {
 namespace {

@@ -1,0 +1,83 @@
+// The CPU back end of the shared kernel suites: the kernels called on the host operands themselves.
+#include "kernels/gemm/gemm.hpp"
+#include "kernels/potrf/potrf.hpp"
+#include "kernels/spmv/spmv.hpp"
+#include "kernels/supernode/supernode.hpp"
+#include "kernels/syrk/syrk.hpp"
+#include "kernels/trsm/trsm.hpp"
+#include "kernels/vector/vector.hpp"
+#include "tests/kernels/kernel_backend.hpp"
+
+namespace hetsparse::test {
+namespace {
+
+using namespace hetsparse::kernels;
+
+// Work buffers start as NaN: a kernel that reads work before writing it spreads them.
+class CpuSupernodeBackend : public SupernodeBackend {
+ public:
+  void update(const HostPanel& d, UpdateRange r, HostPanel& t) override {
+    std::vector<double> work(supernode_update_work_doubles(d.cref(), r), kNaN);
+    supernode_update_cpu(d.cref(), r, t.ref(), work.data());
+  }
+  void update_batch(const std::vector<const HostPanel*>& ds, const std::vector<UpdateRange>& rs,
+                    HostPanel& t) override {
+    std::vector<ConstPanelRef> refs;
+    for (const HostPanel* d : ds) refs.push_back(d->cref());
+    const int count = static_cast<int>(refs.size());
+    const std::size_t bytes = supernode_update_batch_work_bytes(refs.data(), rs.data(), count, 0.0);
+    std::vector<double> work(bytes / sizeof(double), kNaN);
+    supernode_update_batch_cpu(refs.data(), rs.data(), count, t.ref(), work.data());
+  }
+  int factor(HostPanel& p) override { return supernode_factor_cpu(p.ref()); }
+  void forward(const HostPanel& p, std::vector<double>& x, int nrhs, int ldx) override {
+    std::vector<double> work(supernode_solve_work_doubles(p.cref(), nrhs), kNaN);
+    supernode_forward_cpu(p.cref(), x.data(), nrhs, ldx, work.data());
+  }
+  void backward(const HostPanel& p, std::vector<double>& x, int nrhs, int ldx) override {
+    std::vector<double> work(supernode_solve_work_doubles(p.cref(), nrhs), kNaN);
+    supernode_backward_cpu(p.cref(), x.data(), nrhs, ldx, work.data());
+  }
+};
+
+class CpuKernelBackend : public KernelBackend {
+ public:
+  void gemm(const GemmCase& g, const DenseMatrix& A, const DenseMatrix& B, DenseMatrix& C) override {
+    gemm_cpu(g.transa, g.transb, g.m, g.n, g.k, g.alpha, A.data.data(), A.ld, B.data.data(), B.ld, g.beta,
+             C.data.data(), C.ld);
+  }
+  void syrk(const SyrkCase& s, const DenseMatrix& A, DenseMatrix& C) override {
+    syrk_cpu(s.uplo, s.trans, s.n, s.k, s.alpha, A.data.data(), A.ld, s.beta, C.data.data(), C.ld);
+  }
+  void trsm(const TrsmCase& t, const DenseMatrix& A, DenseMatrix& B) override {
+    trsm_cpu(t.side, t.uplo, t.transa, t.diag, t.m, t.n, t.alpha, A.data.data(), A.ld, B.data.data(), B.ld);
+  }
+  int potrf(char uplo, DenseMatrix& A) override { return potrf_cpu(uplo, A.rows, A.data.data(), A.ld); }
+  void axpy(double alpha, const std::vector<double>& x, std::vector<double>& y) override {
+    axpy_cpu(static_cast<int>(x.size()), alpha, x.data(), y.data());
+  }
+  double dot(const std::vector<double>& x, const std::vector<double>& y) override {
+    return dot_cpu(static_cast<int>(x.size()), x.data(), y.data());
+  }
+  double nrm2(const std::vector<double>& x) override { return nrm2_cpu(static_cast<int>(x.size()), x.data()); }
+
+  std::vector<std::string> spmv_kernels() const override { return {"spmv_cpu"}; }
+  void spmv(const std::string& kernel, const CsrMatrix& A, std::uint32_t first, std::uint32_t last,
+            const std::vector<double>& x, std::vector<double>& y, double alpha, double beta) override {
+    ASSERT_EQ(kernel, "spmv_cpu");
+    spmv_cpu(A.rows_view(first, last), x.data(), y.data() + first, alpha, beta);
+  }
+
+  SupernodeBackend& supernode() override { return supernode_; }
+
+ private:
+  CpuSupernodeBackend supernode_;
+};
+
+}  // namespace
+
+std::unique_ptr<KernelBackend> make_kernel_backend(std::string& /*why_not*/) {
+  return std::make_unique<CpuKernelBackend>();
+}
+
+}  // namespace hetsparse::test

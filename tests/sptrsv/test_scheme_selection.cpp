@@ -1,0 +1,204 @@
+// The pieces of "auto" scheme selection that need no GPU: pattern fingerprints, the selection store
+// (cache round trip, fusion threshold), timing tables, the k-NN scheme model (it must learn an
+// obvious rule), and scheme-name dispatch errors. The GPU search itself is exercised by
+// TriangularSolverGpu.* in test_triangular_solver_gpu.cpp.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "hetsparse/error.hpp"
+#include "sparse/convert.hpp"
+#include "sparse/generators.hpp"
+#include "sptrsv/analysis.hpp"
+#include "sptrsv/fingerprint.hpp"
+#include "sptrsv/prepared_scheme.hpp"
+#include "sptrsv/scheme_model.hpp"
+#include "sptrsv/scheme_selection.hpp"
+#include "sptrsv/selection_store.hpp"
+#include "sptrsv/timing_table.hpp"
+#include "tests/support/sptrsv_checks.hpp"
+
+namespace hetsparse::test {
+namespace {
+
+std::string temp_dir(const std::string& tag) {
+  return ::testing::TempDir() + "hetsparse_sel_" + tag + "_" + std::to_string(::getpid());
+}
+
+TEST(SchemeFingerprint, StableAndSensitive) {
+  const Csr L = anchor_rmat_lower(10, 8, 3);
+  const sptrsv::TriangularPattern a(L, Triangle::Lower, false);
+  const sptrsv::TriangularPattern b(L, Triangle::Lower, false);
+  EXPECT_EQ(sptrsv::pattern_fingerprint(a), sptrsv::pattern_fingerprint(b));
+  EXPECT_EQ(sptrsv::fingerprint_hex(sptrsv::pattern_fingerprint(a)).size(), 16u);
+
+  Csr scaled = L;  // new values, same pattern: same fingerprint
+  for (double& v : scaled.values) v *= 3.0;
+  EXPECT_EQ(sptrsv::pattern_fingerprint(sptrsv::TriangularPattern(scaled, Triangle::Lower, false)),
+            sptrsv::pattern_fingerprint(a));
+
+  Csr moved = L;  // one off-diagonal entry moved to another column of the same row
+  for (index_t i = 1; i < moved.rows; ++i) {
+    const offset_t begin = moved.rowptr[i], end = moved.rowptr[i + 1];
+    if (end - begin >= 2 && moved.colind[begin] > 0 && moved.colind[begin] + 1 < moved.colind[begin + 1]) {
+      moved.colind[begin] -= 1;
+      break;
+    }
+  }
+  EXPECT_NE(sptrsv::pattern_fingerprint(sptrsv::TriangularPattern(moved, Triangle::Lower, false)),
+            sptrsv::pattern_fingerprint(a));
+  // One column index changed in a high bit only (bit 9): the word-wise hash must see it too.
+  Csr high = L;
+  bool changed = false;
+  for (index_t i = 1; i < high.rows && !changed; ++i) {
+    const offset_t begin = high.rowptr[i], end = high.rowptr[i + 1];
+    for (offset_t k = begin; k + 1 < end && !changed; ++k) {
+      const index_t c = high.colind[k] ^ 512, prev = k > begin ? high.colind[k - 1] : -1;
+      if (c > prev && c < high.colind[k + 1]) {
+        high.colind[k] = c;
+        changed = true;
+      }
+    }
+  }
+  ASSERT_TRUE(changed);
+  EXPECT_NE(sptrsv::pattern_fingerprint(sptrsv::TriangularPattern(high, Triangle::Lower, false)),
+            sptrsv::pattern_fingerprint(a));
+  // Same rows, other triangle (the transpose): a different pattern.
+  EXPECT_NE(sptrsv::pattern_fingerprint(sptrsv::TriangularPattern(transpose(L), Triangle::Upper, false)),
+            sptrsv::pattern_fingerprint(a));
+}
+
+TEST(SchemeStore, CacheRoundTripLastWins) {
+  const sptrsv::SelectionStore store(temp_dir("cache"), "GPU X");
+  const std::string tail = "/hetsparse_sptrsv/schemes_GPU_X.tsv";
+  EXPECT_EQ(store.cache_path().substr(store.cache_path().size() - tail.size()), tail);
+  EXPECT_FALSE(store.cached_scheme(42).has_value());
+  store.store_scheme(42, "cusparse", 1.5);
+  store.store_scheme(7, "ag:ng=4", 0.5);
+  ASSERT_TRUE(store.cached_scheme(42).has_value());
+  EXPECT_EQ(*store.cached_scheme(42), "cusparse");
+  store.store_scheme(42, "yuenyeung", 1.0);
+  EXPECT_EQ(*store.cached_scheme(42), "yuenyeung");
+  EXPECT_EQ(*store.cached_scheme(7), "ag:ng=4");
+  // Another GPU has its own cache.
+  EXPECT_FALSE(sptrsv::SelectionStore(temp_dir("cache"), "GPU Y").cached_scheme(42).has_value());
+}
+
+TEST(SchemeStore, FusionThresholdRoundTripAndBadFile) {
+  const sptrsv::SelectionStore store(temp_dir("fusion"), "GPU F");
+  std::remove(store.fusion_path().c_str());
+  EXPECT_FALSE(store.fusion_threshold().has_value());
+  store.store_fusion_threshold(6.0);
+  ASSERT_TRUE(store.fusion_threshold().has_value());
+  EXPECT_EQ(*store.fusion_threshold(), 6.0);
+  std::ofstream(store.fusion_path()) << "garbage\n";
+  EXPECT_THROW(store.fusion_threshold(), ParseError);
+}
+
+// A synthetic timing table with an obvious rule: rows longer than 64 entries favour "wide",
+// shorter ones "narrow", by 3x; a third scheme is always 1.5x off the best.
+std::vector<sptrsv::TimingSample> synthetic(int count, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(0, 1);
+  std::vector<sptrsv::TimingSample> out;
+  for (int i = 0; i < count; ++i) {
+    sptrsv::TimingSample s;
+    s.name = "m" + std::to_string(i);
+    const double m = std::pow(10.0, 3 + 3 * u(rng));
+    const double rnnz_max = std::pow(10.0, 0.5 + 3 * u(rng));
+    s.features = {{"m", m},          {"rnnz", 2 + 10 * u(rng)}, {"rnnz_max", rnnz_max},
+                  {"rnnz_cov", u(rng)}, {"layer_num", 10 + 1000 * u(rng)}, {"beta", 1 + m / 100},
+                  {"lnnz_cov", u(rng)}, {"dep_dist", u(rng)}};
+    const bool wide = rnnz_max > 64;
+    s.times_ms = {{"wide", wide ? 1.0 : 3.0}, {"narrow", wide ? 3.0 : 1.0}, {"middle", 1.5}};
+    out.push_back(s);
+  }
+  return out;
+}
+
+std::string expected_best(const sptrsv::TimingSample& s) { return s.features.at("rnnz_max") > 64 ? "wide" : "narrow"; }
+
+TEST(SchemeModel, LearnsAnObviousRuleAndRoundTrips) {
+  const std::vector<sptrsv::TimingSample> train = synthetic(120, 1), test = synthetic(60, 2);
+  const sptrsv::SchemeModel m = sptrsv::SchemeModel::fit(train, 3, "GPU M");
+  int right = 0;
+  for (const auto& s : test) right += m.predict(sptrsv::model_inputs(s.features)) == expected_best(s) ? 1 : 0;
+  // Always answering one scheme scores about 50 %; the rule is learnable almost everywhere.
+  EXPECT_GE(right, 54) << "of 60";
+
+  const std::string path = temp_dir("model") + ".tsv";
+  m.save(path);
+  const sptrsv::SchemeModel back = sptrsv::SchemeModel::load(path);
+  EXPECT_EQ(back.gpu(), "GPU M");
+  EXPECT_EQ(back.num_samples(), m.num_samples());
+  for (const auto& s : test)
+    EXPECT_EQ(back.predict(sptrsv::model_inputs(s.features)), m.predict(sptrsv::model_inputs(s.features)));
+  // Restricted to the schemes a matrix can take.
+  EXPECT_EQ(m.predict(sptrsv::model_inputs(test[0].features), {"middle"}), "middle");
+  EXPECT_EQ(m.predict(sptrsv::model_inputs(test[0].features), {"unknown"}), "");
+
+  const sptrsv::ModelEvaluation e = sptrsv::leave_one_out(train, 3);
+  EXPECT_EQ(e.samples, 120);
+  EXPECT_LT(e.geomean_ratio, 1.1);
+  EXPECT_GT(e.within_10_percent, 0.9);
+}
+
+TEST(SchemeModel, RejectsBadInputAndFiles) {
+  EXPECT_THROW(sptrsv::SchemeModel::fit({}, 3), InvalidArgument);
+  EXPECT_THROW(sptrsv::SchemeModel::fit(synthetic(5, 3), 0), InvalidArgument);
+  const std::string path = temp_dir("badmodel") + ".tsv";
+  std::ofstream(path) << "not a model\n";
+  EXPECT_THROW(sptrsv::SchemeModel::load(path), ParseError);
+  std::ofstream(path) << "hetsparse-sptrsv-model\t1\nmean\t1\t2\n";
+  EXPECT_THROW(sptrsv::SchemeModel::load(path), ParseError);
+}
+
+TEST(TimingTable, WriteReadTrainPredict) {
+  const sptrsv::TriangularPattern p(anchor_rmat_lower(10, 8, 5), Triangle::Lower, false);
+  const std::string path = temp_dir("table") + ".jsonl";
+  {
+    std::ofstream out(path);
+    out << sptrsv::timing_record_json("rmat \"10\"", 99, "GPU T", p.features(), {{"cusparse", 2.0}, {"ag:ng=4", 1.0}})
+        << "\n{\"matrix\":\"other json without times\"}\n";
+  }
+  const std::vector<sptrsv::TimingSample> s = sptrsv::read_timing_tables({path});
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(s[0].name, "rmat \"10\"");
+  EXPECT_EQ(s[0].times_ms.at("ag:ng=4"), 1.0);
+  EXPECT_EQ(s[0].features.at("rnnz_max"), static_cast<double>(p.features().rnnz_max));
+  EXPECT_EQ(sptrsv::SchemeModel::fit(s).predict(p.features()), "ag:ng=4");
+  std::ofstream(path) << "{\"times_ms\":{\"a\":[1]}}\n";
+  EXPECT_THROW(sptrsv::read_timing_tables({path}), ParseError);
+}
+
+TEST(SchemeDispatch, UnknownSchemeNamesIt) {
+  for (const std::string bad : {"no_such_variant", "ag:ng=3", "ag:bogus=1", "cusparse2", "pow3:cusparse", "pow4:nope", "pow2:pow2:cusparse"}) {
+    try {
+      sptrsv::check_scheme(bad);
+      ADD_FAILURE() << "accepted '" << bad << "'";
+    } catch (const InvalidArgument& e) {
+      EXPECT_NE(std::string(e.what()).find("'" + bad + "'"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_THROW(sptrsv::parse_select_mode("fastest"), InvalidArgument);
+  EXPECT_EQ(sptrsv::parse_select_mode("model"), sptrsv::SelectMode::Model);
+}
+
+TEST(SchemeSelection, NoGpuFallsBackToTheHeuristic) {
+  if (!sptrsv::cuda_device_name().empty()) GTEST_SKIP() << "a GPU is present: TriangularSolverGpu covers the search";
+  const sptrsv::TriangularPattern lap(anchor_laplacian_lower(2, 40, 7), Triangle::Lower, false);
+  const sptrsv::Selection s = sptrsv::select_scheme(lap, {});
+  EXPECT_EQ(s.how, "heuristic");
+  EXPECT_EQ(s.scheme, "syncfree_levelorder");
+  const sptrsv::TriangularPattern rmat(anchor_rmat_lower(11, 8, 7), Triangle::Lower, false);
+  EXPECT_EQ(sptrsv::select_scheme(rmat, {}).scheme, "yuenyeung");
+}
+
+}  // namespace
+}  // namespace hetsparse::test

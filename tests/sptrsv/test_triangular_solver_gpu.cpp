@@ -1,0 +1,167 @@
+// TriangularSolver through StarPU on a CUDA worker (label gpu, skipped without one): every GPU
+// variant, the cuSPARSE, AG and powered schemes through the codelet's per-worker prepared path, and
+// the automatic selection (search, its cache, then a model trained on the search's timings).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "codelets/sptrsv/sptrsv_codelet.hpp"
+#include "hetsparse/error.hpp"
+#include "sptrsv/scheme_model.hpp"
+#include "sptrsv/selection_store.hpp"
+#include "sptrsv/timing_table.hpp"
+#include "sptrsv/triangular_solver.hpp"
+#include "tests/support/codelet_checks.hpp"
+#include "tests/support/sptrsv_checks.hpp"
+#include "tests/support/sptrsv_solver_checks.hpp"
+
+namespace hetsparse::test {
+namespace {
+
+// A solver analysed for scheme v on CUDA workers.
+std::unique_ptr<sptrsv::TriangularSolver> gpu_solver(rt::Runtime& r, const Csr& T, Triangle tri, const std::string& v) {
+  auto s = std::make_unique<sptrsv::TriangularSolver>(r);
+  sptrsv::TriangularSolveOptions o;
+  o.device = sptrsv::SolveDevice::Gpu;
+  o.variant = v;
+  s->analyze(T, tri, false, o);
+  EXPECT_EQ(s->chosen_variant(), v);
+  return s;
+}
+
+TEST(TriangularSolverGpu, EveryGpuVariantThroughStarpu) {
+  rt::Runtime r(test_runtime_options("eager", 1, 1));
+  if (r.cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
+  for (const SolverCase& c : solver_cases()) {
+    for (Triangle tri : {Triangle::Lower, Triangle::Upper}) {
+      const Csr T = solver_input(c.lower, tri, false, 6);
+      for (const std::string& v : codelets::sptrsv_cuda_variants()) {
+        const std::unique_ptr<sptrsv::TriangularSolver> solver = gpu_solver(r, T, tri, v);
+        sptrsv::TriangularSolver& s = *solver;
+        const std::string what = std::string(c.name) + (tri == Triangle::Upper ? " upper " : " lower ") + v;
+        const std::vector<double> B = random_values(static_cast<std::size_t>(T.rows), 9);
+        std::vector<double> X(B.size(), std::nan(""));
+        s.solve(B.data(), X.data());
+        expect_matches_reference(T, tri, false, false, B, X, 1, what);
+        // nrhs > 1 and transposed solves go to a CPU worker even with device gpu.
+        const std::vector<double> B3 = random_values(3 * static_cast<std::size_t>(T.rows), 10);
+        std::vector<double> X3(B3.size(), std::nan(""));
+        s.solve(B3.data(), X3.data(), 3, true);
+        expect_matches_reference(T, tri, false, true, B3, X3, 3, what + " transposed nrhs 3");
+      }
+    }
+  }
+}
+
+// A named scheme on the CUDA worker: two solves (the first prepares), x aliasing b, new values
+// (prepared again), each against the reference.
+void check_scheme_through_starpu(rt::Runtime& r, const Csr& T, Triangle tri, const std::string& v,
+                                 const std::string& what) {
+  const std::unique_ptr<sptrsv::TriangularSolver> solver = gpu_solver(r, T, tri, v);
+  sptrsv::TriangularSolver& s = *solver;
+  const std::vector<double> B = random_values(static_cast<std::size_t>(T.rows), 9);
+  for (int round = 0; round < 2; ++round) {
+    std::vector<double> X(B.size(), std::nan(""));
+    s.solve(B.data(), X.data());
+    expect_matches_reference(T, tri, false, false, B, X, 1, what + " round " + std::to_string(round));
+  }
+  EXPECT_GT(s.preprocess_seconds(), s.analysis_seconds()) << what << ": preparation not counted";
+  std::vector<double> XB = B;  // x aliasing b
+  s.solve(XB.data(), XB.data());
+  expect_matches_reference(T, tri, false, false, B, XB, 1, what + " in place");
+  Csr T2 = T;
+  for (double& val : T2.values) val *= 2.0;
+  s.update_values(T2);
+  std::vector<double> X2(B.size(), std::nan(""));
+  s.solve(B.data(), X2.data());
+  expect_matches_reference(T2, tri, false, false, B, X2, 1, what + " new values");
+}
+
+// cuSPARSE and AG schemes go through the codelet's per-worker prepared path: first solve prepares,
+// later ones reuse; x aliasing b and new values (re-preparation) included.
+TEST(TriangularSolverGpu, EverySchemeKindThroughStarpu) {
+  rt::Runtime r(test_runtime_options("eager", 1, 1));
+  if (r.cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
+  const std::vector<std::string> schemes = {"cusparse", "ag", "ag:ng=8,sw=4,tf=avg,rb=4,th=4,lr=1,ws=locality,al=2",
+                                            "ag:ng=32,sw=64,lr=1,al=0", "ag:ng=1,sw=1,tf=thresh,rb=2,th=16"};
+  for (const SolverCase& c : solver_cases()) {
+    for (Triangle tri : {Triangle::Lower, Triangle::Upper}) {
+      const Csr T = solver_input(c.lower, tri, false, 6);
+      for (const std::string& v : schemes)
+        check_scheme_through_starpu(r, T, tri, v, std::string(c.name) + (tri == Triangle::Upper ? " upper " : " lower ") + v);
+    }
+  }
+}
+
+// powK:BASE the same way on the Laplacian; on the R-MAT triangle M^2 fills in and analyze()
+// refuses the scheme, naming it.
+TEST(TriangularSolverGpu, PoweredSchemesThroughStarpu) {
+  rt::Runtime r(test_runtime_options("eager", 1, 1));
+  if (r.cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
+  const SolverCase& lap = solver_cases()[0];
+  for (Triangle tri : {Triangle::Lower, Triangle::Upper}) {
+    const Csr T = solver_input(lap.lower, tri, false, 6);
+    for (const std::string v : {"pow4:cusparse", "pow8:yuenyeung_levelorder", "pow2:syncfree"})
+      check_scheme_through_starpu(r, T, tri, v, std::string(lap.name) + (tri == Triangle::Upper ? " upper " : " lower ") + v);
+  }
+  const Csr R = solver_input(solver_cases()[1].lower, Triangle::Lower, false, 6);
+  sptrsv::TriangularSolver s(r);
+  sptrsv::TriangularSolveOptions o;
+  o.device = sptrsv::SolveDevice::Gpu;
+  o.variant = "pow2:cusparse";
+  try {
+    s.analyze(R, Triangle::Lower, false, o);
+    ADD_FAILURE() << "pow2 accepted on the R-MAT triangle";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("pow2: M^2 too large"), std::string::npos) << e.what();
+  }
+}
+
+// auto: a search (cached under the fingerprint, so a second analyze reuses it), then a model fitted
+// from the search's timing table picks a scheme without timing.
+TEST(TriangularSolverGpu, AutoSearchCachesAndModelPredicts) {
+  ::unsetenv("HETSPARSE_SPTRSV_MODEL");  // an explicit model would override the one trained below
+  rt::Runtime r(test_runtime_options("eager", 1, 1));
+  if (r.cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
+  const std::string dir = ::testing::TempDir() + "hetsparse_auto_" + std::to_string(::getpid());
+  const Csr T = solver_input(solver_cases()[1].lower, Triangle::Lower, false, 6);
+  sptrsv::TriangularSolveOptions o;
+  o.device = sptrsv::SolveDevice::Gpu;
+  o.select = sptrsv::SelectMode::Search;
+  o.perfmodel_dir = dir;
+  sptrsv::TriangularSolver s(r);
+  s.analyze(T, Triangle::Lower, false, o);
+  ASSERT_EQ(s.selection().how, "search") << s.selection().note;
+  const std::string searched = s.chosen_variant();
+  EXPECT_GT(s.selection().best_ms, 0.0);
+  const std::vector<double> B = random_values(static_cast<std::size_t>(T.rows), 9);
+  std::vector<double> X(B.size(), std::nan(""));
+  s.solve(B.data(), X.data());
+  expect_matches_reference(T, Triangle::Lower, false, false, B, X, 1, "auto search " + searched);
+
+  s.analyze(T, Triangle::Lower, false, o);
+  EXPECT_EQ(s.selection().how, "search-cache");
+  EXPECT_EQ(s.chosen_variant(), searched);
+
+  const sptrsv::SelectionStore store(dir, s.selection().gpu);
+  const std::vector<sptrsv::TimingSample> table = sptrsv::read_timing_tables({store.timings_path()});
+  ASSERT_EQ(table.size(), 1u);
+  sptrsv::SchemeModel::fit(table, 1, store.gpu()).save(store.model_path());
+  o.select = sptrsv::SelectMode::Default;  // a model exists now
+  s.analyze(T, Triangle::Lower, false, o);
+  EXPECT_EQ(s.selection().how, "model");
+  EXPECT_EQ(s.chosen_variant(), searched);  // one training matrix, the same one
+  std::fill(X.begin(), X.end(), std::nan(""));
+  s.solve(B.data(), X.data());
+  expect_matches_reference(T, Triangle::Lower, false, false, B, X, 1, "auto model " + searched);
+}
+
+}  // namespace
+}  // namespace hetsparse::test
