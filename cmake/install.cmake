@@ -22,3 +22,5 @@ write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/hetsparseConfigVers
                                  COMPATIBILITY SameMinorVersion)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/hetsparseConfig.cmake ${CMAKE_CURRENT_BINARY_DIR}/hetsparseConfigVersion.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/hetsparse)
+# Trained models (SpTRSV scheme model per GPU): found next to the installed programs (share/hetsparse).
+install(DIRECTORY data/ DESTINATION ${CMAKE_INSTALL_DATADIR}/hetsparse FILES_MATCHING PATTERN "*.tsv")

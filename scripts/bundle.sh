@@ -48,6 +48,8 @@ for f in "$OUT"/bin/*; do patchelf --set-rpath '$ORIGIN/../lib' "$f" 2>/dev/null
 for f in "$OUT"/lib/*; do patchelf --set-rpath '$ORIGIN' "$f" 2>/dev/null || true; done
 
 for m in "${MATRICES[@]}"; do cp "$m" "$OUT/data/"; done
+mkdir -p "$OUT/share/hetsparse"  # the trained models, found from bin/ as in an install
+cp "$ROOT"/data/*.tsv "$OUT/share/hetsparse/" 2>/dev/null || true
 cp "$ROOT/scripts/run_gpu.sh" "$OUT/run_gpu.sh"
 cp "$ROOT/scripts/openblas_env.sh" "$OUT/openblas_env.sh"
 mkdir -p "$OUT/bench.d"

@@ -1,6 +1,7 @@
 #include "sptrsv/selection_store.hpp"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cctype>
 #include <cerrno>
@@ -106,13 +107,27 @@ void SelectionStore::store_fusion_threshold(double threshold) const {
   if (!out) throw InvalidArgument("SpTRSV selection store: cannot write '" + fusion_path() + "'");
 }
 
+// <prefix>/share/hetsparse of the running program (bin/ beside share/: an install and the GPU bundle).
+std::string shipped_data_dir() {
+  char exe[4096];
+  const ssize_t len = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (len <= 0) return "";
+  std::string dir(exe, static_cast<std::size_t>(len));
+  dir = dir.substr(0, dir.find_last_of('/'));   // .../bin
+  dir = dir.substr(0, dir.find_last_of('/'));   // ...
+  return dir + "/share/hetsparse";
+}
+
 std::optional<std::string> find_model_file(const SelectionStore& store) {
   std::vector<std::string> candidates;
-  // An explicit file first (an override for experiments), then this device's trained models.
+  const std::string file = "sptrsv_model_" + gpu_file_tag(store.gpu()) + ".tsv";
+  // An explicit file first (an override for experiments), then a model trained on this machine, then
+  // the one shipped with the program (installed or bundled), then the source tree's (a build tree).
   if (const char* env = std::getenv("HETSPARSE_SPTRSV_MODEL"); env && *env) candidates.emplace_back(env);
   candidates.push_back(store.model_path());
+  if (const std::string shipped = shipped_data_dir(); !shipped.empty()) candidates.push_back(shipped + "/" + file);
 #ifdef HETSPARSE_SOURCE_DIR
-  candidates.push_back(std::string(HETSPARSE_SOURCE_DIR) + "/data/sptrsv_model_" + gpu_file_tag(store.gpu()) + ".tsv");
+  candidates.push_back(std::string(HETSPARSE_SOURCE_DIR) + "/data/" + file);
 #endif
   for (const std::string& c : candidates)
     if (file_exists(c)) return c;

@@ -6,6 +6,11 @@ execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${WORK_
 if(rc)
   message(FATAL_ERROR "install failed: ${rc}")
 endif()
+# The shipped SpTRSV scheme models sit where the installed programs look for them (share/hetsparse).
+file(GLOB models ${WORK_DIR}/prefix/share/hetsparse/sptrsv_model_*.tsv)
+if(NOT models)
+  message(FATAL_ERROR "install: no share/hetsparse/sptrsv_model_*.tsv")
+endif()
 set(ENV{PKG_CONFIG_PATH} "${STARPU_PKGCONFIG}:$ENV{PKG_CONFIG_PATH}")
 execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/build -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix
                 RESULT_VARIABLE rc)
