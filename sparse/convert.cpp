@@ -7,6 +7,7 @@
 
 #include "hetsparse/error.hpp"
 #include "sparse/convert.hpp"
+#include "sparse/memory_budget.hpp"
 
 namespace hetsparse {
 namespace {
@@ -86,6 +87,14 @@ Csr to_csr(const Coo& coo) {
                           ", val " + std::to_string(coo.val.size()) + ")");
   }
   const offset_t nnz = coo.nnz();
+  // The peak of the bucketing path below: both pointer arrays with their cursors, the entries twice.
+  require_memory(ByteCount()
+                     .add(static_cast<std::uint64_t>(coo.rows) + 1, 2 * sizeof(offset_t))
+                     .add(static_cast<std::uint64_t>(coo.cols) + 1, 2 * sizeof(offset_t))
+                     .add(static_cast<std::uint64_t>(nnz), 2 * (sizeof(index_t) + sizeof(double)))
+                     .bytes(),
+                 "a CSR copy of the " + std::to_string(coo.rows) + " x " + std::to_string(coo.cols) + " matrix with " +
+                     std::to_string(nnz) + " entries");
   for (offset_t p = 0; p < nnz; ++p) {
     if (coo.row[p] < 0 || coo.row[p] >= coo.rows || coo.col[p] < 0 || coo.col[p] >= coo.cols) {
       throw StructureError(coo.row[p], coo.col[p],
