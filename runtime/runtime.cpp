@@ -35,6 +35,8 @@ Runtime::Runtime(const RuntimeOptions& opts) : impl_(std::make_unique<Impl>()) {
       throw RuntimeFailure("StarPU: no worker available (STARPU_NCPU=0 and no usable GPU?)");
     check_starpu(rc, "starpu_init (scheduler '" + resolved_.scheduler + "')");
     running_ = true;
+    if (const starpu_sched_policy* policy = starpu_sched_get_sched_policy())  // the one that runs
+      resolved_.scheduler = policy->policy_name;
     workers_ = list_workers();
     cuda::init_libraries();
     pin_ = opts.pin_host_memory && num_cuda_workers() > 0;
