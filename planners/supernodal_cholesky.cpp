@@ -99,8 +99,9 @@ UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::
   const auto crit = critical_path(sym, work);
   const double top = std::max(1.0, *std::max_element(crit.begin(), crit.end()));
   const int lo = rt.min_priority(), hi = rt.max_priority();
-  // In doubles: hi - lo overflows an int under schedulers whose range is all of int (dmdas).
-  auto priority = [&](index_t s) { return lo + static_cast<int>((double(hi) - double(lo)) * crit[s] / top); };
+  // In doubles, lo included: hi - lo overflows an int under schedulers whose range is all of int
+  // (dmdas), and so did lo + (hi - lo) before the sum came back into [lo, hi] (UBSan).
+  auto priority = [&](index_t s) { return static_cast<int>(double(lo) + (double(hi) - double(lo)) * crit[s] / top); };
   auto home = [&](double w) {  // see SizeClassThresholds
     if (th.restrict_to != rt::Where::Any) return th.restrict_to;
     if (w < th.gpu_min_task_flops) return rt::Where::Cpu;
