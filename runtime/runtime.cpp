@@ -89,6 +89,11 @@ void Runtime::wait_all() {
   rethrow_task_error();
 }
 
+std::size_t Runtime::pending_tasks() const {
+  const int n = starpu_task_nsubmitted();
+  return n > 0 ? static_cast<std::size_t>(n) : 0;
+}
+
 int Runtime::min_priority() const { return starpu_sched_get_min_priority(); }
 int Runtime::max_priority() const { return starpu_sched_get_max_priority(); }
 

@@ -51,6 +51,7 @@ class Runtime final : public TaskRuntime {
   int num_cpu_workers() const;
   int num_cuda_workers() const;
   int cuda_workers() const override { return num_cuda_workers(); }
+  std::size_t pending_tasks() const override;
 
   HandleId register_vector(const VectorDesc&) override;
   HandleId register_matrix(const MatrixDesc&) override;
