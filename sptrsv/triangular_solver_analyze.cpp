@@ -47,7 +47,8 @@ bool check_options(const TriangularSolveOptions& options) {
 }  // namespace
 
 void TriangularSolver::analyze(const Csr& T, Triangle tri, bool unit_diagonal, const TriangularSolveOptions& options) {
-  const bool gpu = check_options(options);
+  // Without a CUDA worker every solve runs on a CPU: the chosen scheme says so.
+  const bool gpu = check_options(options) && rt_.cuda_workers() > 0;
   const AnalysisOptions analysis = analysis_options(options, gpu);
   std::unique_ptr<TriangularPattern> pattern;
   {
