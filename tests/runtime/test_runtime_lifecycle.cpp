@@ -10,6 +10,7 @@
 #include "hetsparse/error.hpp"
 #include "runtime/runtime.hpp"
 #include "tests/runtime/codelet_checks.hpp"
+#include "tests/test_output_dir.hpp"
 
 namespace hetsparse::test {
 namespace {
@@ -73,7 +74,7 @@ TEST(Runtime, UnknownHandleIsATypedError) {
 }
 
 TEST(Runtime, TraceConvertsToPaje) {
-  const auto dir = std::filesystem::temp_directory_path() / "hetsparse-test-trace";
+  const auto dir = std::filesystem::path(test::test_output_dir()) / "hetsparse-test-trace";
   std::filesystem::remove_all(dir);
   rt::RuntimeOptions o = test_runtime_options("dmdas", 2, 0);
   o.trace_dir = dir.string();
