@@ -28,7 +28,7 @@ std::vector<std::string> corpus_files() {
 // "ok", or the name of the typed error the file ends in (anything else escapes and fails the test).
 std::string outcome(const std::string& file) {
   ScopedEnv env;
-  env.set("HETSPARSE_MEMORY_LIMIT", "256M");  // as tests/fuzz/matrix_market_fuzzer.cpp
+  env.set("HETSPARSE_MEMORY_LIMIT", "16M");  // as tests/fuzz/matrix_market_fuzzer.cpp
   try {
     validate(load_matrix(std::string(HETSPARSE_FUZZ_CORPUS) + "/" + file));
     return "ok";
