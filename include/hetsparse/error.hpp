@@ -62,7 +62,7 @@ class InsufficientMemory : public Error {
  public:
   InsufficientMemory(const std::string& what, std::uint64_t needed, std::uint64_t available)
       : Error(what + " needs " + bytes_text(needed) + ", but only " + bytes_text(available) +
-              " of memory are available"),
+              " of memory are available: check the sizes, or run on a machine with more memory"),
         needed_(needed), available_(available) {}
   std::uint64_t needed() const { return needed_; }
   std::uint64_t available() const { return available_; }
