@@ -8,11 +8,13 @@
 #include "cli/common.hpp"
 #include "cli/planner_options.hpp"
 #include "cli/json.hpp"
+#include "cli/result_checks.hpp"
 #include "apps/commands.hpp"
 #include "cholesky/autotune/autotune.hpp"
 #include "cholesky/cholesky_solver.hpp"
 #include "reference/sparse_reference.hpp"
 #include "sparse/matrix_market.hpp"
+#include "sparse/progress.hpp"
 
 namespace hetsparse::cli {
 namespace {
@@ -35,6 +37,36 @@ std::vector<double> rhs(const ArgParser& p, index_t n) {
     return b;
   }
   return random_vector(static_cast<std::size_t>(n), static_cast<std::uint64_t>(p.get_int("seed")));
+}
+
+// A positive definite matrix has a positive diagonal: a missing or non-positive A(i, i) is named at
+// once, not after the analysis and the factorization.
+void check_positive_diagonal(const Csr& A) {
+  for (index_t i = 0; i < A.rows; ++i) {
+    double d = 0;
+    bool stored = false;
+    for (offset_t k = A.rowptr[i]; k < A.rowptr[i + 1]; ++k) {
+      if (A.colind[k] != i) continue;
+      d += A.values[k];
+      stored = true;
+    }
+    if (!stored) throw NotPositiveDefinite(i, "A has no diagonal entry in this row: A is not positive definite");
+    if (!(d > 0))
+      throw NotPositiveDefinite(i, "diagonal entry " + short_number(d) + " is not positive: A is not positive definite");
+  }
+}
+
+// The factorization; a pattern file's NotPositiveDefinite comes with the reason it is likely.
+const cholesky::FactorizeReport& factorize(cholesky::CholeskySolver& solver, const MatrixInput& in,
+                                           const cholesky::FactorizeOptions& fo) {
+  try {
+    return solver.factorize(in.A, fo);
+  } catch (const NotPositiveDefinite&) {
+    if (in.pattern)
+      std::fprintf(stderr, "hetsparse cholesky: note: %s is a pattern file: every stored value was taken as 1, which "
+                   "is seldom positive definite; give a file with values\n", in.name.c_str());
+    throw;
+  }
 }
 
 namespace tune = cholesky::autotune;
@@ -89,9 +121,16 @@ int cmd_cholesky(int argc, char** argv) {
   add_planner_options(p);
   if (!p.parse(argc, argv)) return 0;
   const bool json = p.has("json");
-  MatrixInput in = load_matrix_input(p);
+  const long refine = p.get_int_in("refine", 0, 1000);
+  ProgressReporter progress("cholesky", progress_wanted(p.has("progress")));
+  progress.begin(p.has("matrix") ? "reading " + p.get("matrix") : "generating " + p.get("generate"));
+  // Before the analysis (the factor's own size is checked once known): ~190 B per row and entry
+  // (4e6-row diagonal), plus a margin.
+  MatrixInput in = load_matrix_input(p, {"cholesky", 160, 40, true});
+  progress.end();
   const Csr& A = in.A;
   if (A.rows != A.cols) throw InvalidArgument(in.name + ": Cholesky needs a square matrix");
+  check_positive_diagonal(A);
   std::vector<double> b = rhs(p, A.rows), x = b;
 
   rt::Runtime runtime(runtime_options(p));
@@ -109,11 +148,12 @@ int cmd_cholesky(int argc, char** argv) {
     fo.thresholds = tuned->thresholds;
   }
   apply_planner_options(p, fo.thresholds);  // explicit options win over the tuner's choice
+  ao.progress = fo.progress = &progress;     // after the tuner, whose many analyses stay quiet
   const cholesky::SymbolicFactor& sym = solver.analyze(A, ao);
-  const cholesky::FactorizeReport rep = solver.factorize(A, fo);
+  const cholesky::FactorizeReport rep = factorize(solver, in, fo);
+  progress.begin("solve");
   double t0 = now_seconds();
   solver.solve(x);
-  const long refine = p.get_int("refine");
   std::vector<double> r(A.rows);
   for (long it = 0; it < refine; ++it) {  // x += A^-1 (b - A x)
     ref::spmv(A, x.data(), r.data());
@@ -122,6 +162,7 @@ int cmd_cholesky(int argc, char** argv) {
     for (index_t i = 0; i < A.rows; ++i) x[i] += r[i];
   }
   const double solve_s = now_seconds() - t0;
+  progress.end();
   const double berr = ref::backward_error(A, x.data(), b.data());
   const rt::TraceFiles tf = runtime.shutdown();
   const double gflops = sym.flops_amalgamated / rep.factorize_s * 1e-9;
@@ -144,8 +185,8 @@ int cmd_cholesky(int argc, char** argv) {
     if (!tf.paje.empty()) j.set("trace", tf.paje);
     std::printf("%s\n", j.str().c_str());
   } else {
-    std::printf("matrix      %s: %d rows, %lld nonzeros (loaded in %.2f s)\n", in.name.c_str(), A.rows,
-                static_cast<long long>(A.nnz()), in.seconds);
+    std::printf("matrix      %s: %d rows, %lld nonzeros%s (loaded in %.2f s)\n", in.name.c_str(), A.rows,
+                static_cast<long long>(A.nnz()), in.pattern ? " (pattern file: values taken as 1)" : "", in.seconds);
     std::printf("analyze     %.3f s (ordering %.3f s): %d supernodes, nnz(L) %.3e (exact %.3e), %.3e flops\n",
                 sym.timings.total_s, sym.timings.ordering_s, sym.num_supernodes(), double(sym.nnz_L),
                 double(sym.nnz_L_exact), sym.flops);
@@ -164,7 +205,11 @@ int cmd_cholesky(int argc, char** argv) {
     if (tuned) print_autotune(*tuned, rep.factorize_s);
     if (!tf.paje.empty()) std::printf("trace       %s\n", tf.paje.c_str());
   }
-  return berr <= 1e-12 ? 0 : 1;
+  require_finite(x, "x", "the solution overflows a double (largest |A(i,j)| = " + short_number(max_abs_value(A)) +
+                            "): A is too ill-conditioned for double precision, or its values too large");
+  require_at_most(berr, 1e-12, "backward error |b-Ax|/(|A||x|+|b|)",
+                  ": A may be too ill-conditioned for double precision (try --refine 2)");
+  return 0;
 }
 
 }  // namespace hetsparse::cli

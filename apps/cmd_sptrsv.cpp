@@ -11,11 +11,13 @@
 
 #include "cli/common.hpp"
 #include "cli/json.hpp"
+#include "cli/result_checks.hpp"
 #include "apps/commands.hpp"
 #include "codelets/sptrsv/sptrsv_level_codelets.hpp"
 #include "codelets/sptrsv/sptrsv_level_workers.hpp"
 #include "reference/sparse_reference.hpp"
 #include "sparse/convert.hpp"
+#include "sparse/progress.hpp"
 #include "sptrsv/triangular_solver.hpp"
 
 namespace hetsparse::cli {
@@ -33,6 +35,29 @@ Csr requested_triangle(const Csr& A, Triangle tri) {
   const Triangle other = tri == Triangle::Lower ? Triangle::Upper : Triangle::Lower;
   if (triangle(A, tri, false).nnz() == 0 && triangle(A, other, false).nnz() > 0) return triangle(transpose(A), tri);
   return triangle(A, tri);
+}
+
+// The smallest |T(i, i)| (0 when a diagonal entry is missing), for the overflow message.
+double min_abs_diagonal(const Csr& T) {
+  double m = HUGE_VAL;
+  for (index_t i = 0; i < T.rows; ++i) {
+    double d = 0;
+    for (offset_t k = T.rowptr[i]; k < T.rowptr[i + 1]; ++k)
+      if (T.colind[k] == i) d += T.values[k];
+    m = std::min(m, std::abs(d));
+  }
+  return m;
+}
+
+// Solves can only go to CUDA workers when there are some: say so rather than name a GPU scheme
+// that never ran.
+void check_device(const ArgParser& p, const rt::Runtime& runtime) {
+  if (runtime.cuda_workers() > 0) return;
+  if (p.get("device") == "gpu" || p.get("device") == "cuda")
+    throw InvalidSetting("--device gpu: there is no CUDA worker (no GPU found, --ncuda 0, or a CPU-only build)");
+  if (p.has("variant") && p.get("variant") != "auto")
+    std::fprintf(stderr, "hetsparse sptrsv: warning: --variant %s is a scheme for CUDA workers and there are none: "
+                 "solves run on CPU workers (--cpu-mode)\n", p.get("variant").c_str());
 }
 
 double norm2(const std::vector<double>& v) {
@@ -70,7 +95,8 @@ int cmd_sptrsv(int argc, char** argv) {
   const Triangle tri = parse_triangle(p.get("triangle"));
   const bool unit = p.has("unit");
 
-  MatrixInput in = load_matrix_input(p);
+  // Peak ~85 B per row and ~28 per entry (4e6-row diagonal and 27-point 70^3 Laplacian), plus a margin.
+  MatrixInput in = load_matrix_input(p, {"sptrsv", 96, 32, !unit});
   const Csr T = requested_triangle(in.A, tri);
   const index_t n = T.rows;
   const std::vector<double> b = random_vector(static_cast<std::size_t>(n), static_cast<std::uint64_t>(p.get_int("seed")));
@@ -93,6 +119,7 @@ int cmd_sptrsv(int argc, char** argv) {
     if (!std::getenv("STARPU_SINGLE_COMBINED_WORKER")) ::setenv("STARPU_SINGLE_COMBINED_WORKER", "1", 1);
   }
   rt::Runtime runtime(ro);
+  check_device(p, runtime);
   const int widest = codelets::widest_parallel_worker();
   try {
     so.device = sptrsv::parse_solve_device(p.get("device"));
@@ -111,14 +138,15 @@ int cmd_sptrsv(int argc, char** argv) {
   // Warm-up solve (moves T to where it runs, lets the history model learn), then the timed ones.
   solver.solve(b.data(), x.data());
   std::vector<double> times;
-  Progress progress("sptrsv", iters, !json);
+  ProgressReporter progress("sptrsv", progress_wanted(p.has("progress")));
+  progress.begin("solves");
   for (long i = 0; i < iters; ++i) {
     const double t0 = now_seconds();
     solver.solve(b.data(), x.data());
     times.push_back(now_seconds() - t0);
-    progress.update(i + 1);
+    progress.update(i + 1, iters, "solves");
   }
-  progress.done();
+  progress.end();
   std::sort(times.begin(), times.end());
   const double median = times[times.size() / 2];
 
@@ -204,7 +232,11 @@ int cmd_sptrsv(int argc, char** argv) {
     if (p.has("analyze")) std::printf("features\n%s", features.to_text().c_str());
     if (!tf.paje.empty()) std::printf("trace       %s (open with: vite %s)\n", tf.paje.c_str(), tf.paje.c_str());
   }
-  return ok ? 0 : 1;
+  require_finite(x, "x", "the solution overflows a double: T is too ill-conditioned for double precision "
+                        "(smallest |T(i,i)| = " + short_number(min_abs_diagonal(T)) + ", largest |T(i,j)| = " +
+                        short_number(max_abs_value(T)) + ")");
+  require_at_most(residual, 1e-8, "||b - T x|| / ||b||", ": T may be too ill-conditioned for double precision");
+  return 0;
 }
 
 }  // namespace hetsparse::cli

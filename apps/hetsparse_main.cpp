@@ -1,12 +1,14 @@
 // `hetsparse`: the command-line front end. Dispatches to subcommands; every error becomes one line on
-// stderr and a non-zero exit status (2 for usage errors, 1 otherwise).
+// stderr and a non-zero exit status (2 for usage errors and bad settings, 1 otherwise).
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <new>
 #include <string>
 
 #include "cli/args.hpp"
 #include "apps/commands.hpp"
+#include "hetsparse/error.hpp"
 
 namespace {
 
@@ -28,7 +30,9 @@ void usage(FILE* f) {
                   "hetsparse runs sparse linear algebra as StarPU task graphs over every CPU core and GPU.\n\n"
                   "commands:\n");
   for (const auto& c : kCommands) std::fprintf(f, "  %-8s %s\n", c.name, c.summary);
-  std::fprintf(f, "\nenvironment: STARPU_SCHED, STARPU_NCPU, STARPU_NCUDA, STARPU_CALIBRATE, STARPU_PERF_MODEL_DIR\n");
+  std::fprintf(f, "\nenvironment: STARPU_SCHED, STARPU_NCPU, STARPU_NCUDA, STARPU_CALIBRATE, STARPU_PERF_MODEL_DIR,\n"
+                  "             HETSPARSE_PROGRESS (1: progress lines on stderr, 0: none; default: on a terminal),\n"
+                  "             HETSPARSE_MEMORY_LIMIT (bytes, or 512M, 2G: refuse larger steps)\n");
 }
 
 }  // namespace
@@ -54,6 +58,12 @@ int main(int argc, char** argv) {
     } catch (const hetsparse::cli::UsageError& e) {
       std::fprintf(stderr, "%s\n", e.what());
       return 2;
+    } catch (const hetsparse::InvalidSetting& e) {  // a bad option or environment variable: usage
+      std::fprintf(stderr, "hetsparse %s: error: %s\n", c.name, e.what());
+      return 2;
+    } catch (const std::bad_alloc&) {
+      std::fprintf(stderr, "hetsparse %s: error: out of memory (an allocation failed)\n", c.name);
+      return 1;
     } catch (const std::exception& e) {
       std::fprintf(stderr, "hetsparse %s: error: %s\n", c.name, e.what());
       return 1;

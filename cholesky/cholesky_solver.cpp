@@ -1,20 +1,39 @@
 #include "cholesky/cholesky_solver.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
 #include <string>
+#include <thread>
 
 #include "cholesky/numeric/panel_storage.hpp"
 #include "symbolic/analysis.hpp"
 #include "hetsparse/error.hpp"
 #include "sparse/convert.hpp"
+#include "sparse/progress.hpp"
 
 namespace hetsparse::cholesky {
 namespace {
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Waits for the submitted tasks while reporting how many are done (a task graph of a large problem
+// runs for minutes); the caller's wait_all() then returns at once and rethrows task errors.
+void report_tasks_until_done(const rt::TaskRuntime& rt, long long total, ProgressReporter& progress) {
+  progress.begin("factorization tasks");
+  for (std::size_t pending; (pending = rt.pending_tasks()) > 0;) {
+    progress.update(std::max(0LL, total - static_cast<long long>(pending)), total, "tasks");
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // the end is noticed within 20 ms
+  }
+  progress.end();
+}
+
+// Begins a phase of a report that may be absent.
+void begin_phase(ProgressReporter* progress, const char* phase) {
+  if (progress) progress->begin(phase);
 }
 
 }  // namespace
@@ -41,7 +60,9 @@ const SymbolicFactor& CholeskySolver::analyze(const Csr& A, const AnalyzeOptions
     rt::PausedWorkers paused(rt_);  // host-only work: the workers' polling would slow it down
     sym_ = std::make_unique<SymbolicFactor>(cholesky::analyze(A, opts));
     input_ = opts.input;
+    begin_phase(opts.progress, "analysis: assembly map");
     map_ = std::make_unique<AssemblyMap>(build_assembly_map(A, input_, *sym_));
+    if (opts.progress) opts.progress->end();
   }
   layout_.reset();
   release_panels();
@@ -55,6 +76,7 @@ const FactorizeReport& CholeskySolver::factorize(const Csr& A, const FactorizeOp
   factorized_ = false;
   options_ = opts;
   report_ = FactorizeReport{};
+  begin_phase(opts.progress, "assembly");
   if (!L_) {
     L_ = std::make_unique<PanelStorage>(sym);
     // One pinned range for every panel, instead of one cudaHostRegister per panel handle.
@@ -75,17 +97,23 @@ const FactorizeReport& CholeskySolver::factorize(const Csr& A, const FactorizeOp
   std::vector<int> info(sym.num_supernodes(), 0);
   {
     auto t = std::chrono::steady_clock::now();
+    begin_phase(opts.progress, "data registration");
     auto reg = std::make_unique<planners::RegisteredFactor>(rt_, sym, *layout_, L_->values.data(), info.data());
     report_.register_s = seconds_since(t);
     t = std::chrono::steady_clock::now();
+    begin_phase(opts.progress, "task submission");
     report_.plan = planners::submit_supernodal_cholesky(rt_, sym, *layout_, *reg, opts.thresholds);
     report_.submit_s = seconds_since(t);
     t = std::chrono::steady_clock::now();
+    // Polling only when the lines are shown: a blocking wait notices the end at once.
+    if (opts.progress && opts.progress->enabled()) report_tasks_until_done(rt_, report_.plan.tasks, *opts.progress);
     rt_.wait_all();
     report_.wait_s = seconds_since(t);
     t = std::chrono::steady_clock::now();
+    begin_phase(opts.progress, "factor back to host memory");
     reg.reset();  // panels and info back in host memory
     report_.unregister_s = seconds_since(t);
+    if (opts.progress) opts.progress->end();
   }
   report_.factorize_s = seconds_since(t1);
   report_.total_s = seconds_since(t0);

@@ -18,6 +18,8 @@ struct AssemblyMap;
 
 struct FactorizeOptions {
   planners::SizeClassThresholds thresholds;
+  // Not owned; when set, assembly, submission and the tasks done so far are reported.
+  ProgressReporter* progress = nullptr;
 };
 
 struct FactorizeReport {
@@ -38,6 +40,7 @@ class CholeskySolver {
 
   const SymbolicFactor& analyze(const Csr& A, const AnalyzeOptions& opts = {});
   // Numeric factorization; NotPositiveDefinite names the failing column in A's numbering.
+  // InsufficientMemory, before allocating it, when the factor does not fit in the available memory.
   const FactorizeReport& factorize(const Csr& A, const FactorizeOptions& opts = {});
   // New values, same pattern: no new analysis.
   const FactorizeReport& refactorize(const Csr& A) { return factorize(A, options_); }

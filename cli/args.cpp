@@ -1,7 +1,10 @@
 #include "cli/args.hpp"
 
+#include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <sstream>
 
 namespace hetsparse::cli {
@@ -94,8 +97,10 @@ std::string ArgParser::get(const std::string& name) const {
 long ArgParser::get_int(const std::string& name) const {
   const std::string v = get(name);
   char* end = nullptr;
+  errno = 0;
   long r = std::strtol(v.c_str(), &end, 10);
-  if (v.empty() || *end) throw UsageError(program_ + ": --" + name + " expects an integer, got '" + v + "'");
+  if (v.empty() || *end || errno == ERANGE)
+    throw UsageError(program_ + ": --" + name + " expects an integer, got '" + v + "'");
   return r;
 }
 
@@ -103,8 +108,34 @@ double ArgParser::get_double(const std::string& name) const {
   const std::string v = get(name);
   char* end = nullptr;
   double r = std::strtod(v.c_str(), &end);
-  if (v.empty() || *end) throw UsageError(program_ + ": --" + name + " expects a number, got '" + v + "'");
+  if (v.empty() || *end || !std::isfinite(r))
+    throw UsageError(program_ + ": --" + name + " expects a number, got '" + v + "'");
   return r;
+}
+
+namespace {
+template <class T>
+T in_range(const std::string& program, const std::string& name, T value, T lo, T hi) {
+  if (value < lo || value > hi) {
+    std::ostringstream os;
+    os << program << ": --" << name << " must be ";
+    if (hi == std::numeric_limits<T>::max())
+      os << "at least " << lo;
+    else
+      os << "between " << lo << " and " << hi;
+    os << ", got " << value;
+    throw UsageError(os.str());
+  }
+  return value;
+}
+}  // namespace
+
+long ArgParser::get_int_in(const std::string& name, long lo, long hi) const {
+  return in_range(program_, name, get_int(name), lo, hi);
+}
+
+double ArgParser::get_double_in(const std::string& name, double lo, double hi) const {
+  return in_range(program_, name, get_double(name), lo, hi);
 }
 
 std::string ArgParser::help() const {

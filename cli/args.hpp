@@ -29,8 +29,12 @@ class ArgParser {
   bool has(const std::string& name) const;  // flag set, option given, or positional present
   std::string get(const std::string& name) const;
   long get_int(const std::string& name) const;
-  double get_double(const std::string& name) const;
+  double get_double(const std::string& name) const;  // a finite number
+  // get_int / get_double, UsageError unless lo <= value <= hi.
+  long get_int_in(const std::string& name, long lo, long hi) const;
+  double get_double_in(const std::string& name, double lo, double hi) const;
   std::string help() const;
+  const std::string& program() const { return program_; }
 
  private:
   struct Opt {

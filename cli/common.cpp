@@ -1,12 +1,18 @@
 #include "cli/common.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <climits>
+#include <limits>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <utility>
 
 #include "sparse/generator_spec.hpp"
 #include "sparse/matrix_market.hpp"
+#include "codelets/support/cuda_libraries.hpp"
+#include "sparse/memory_budget.hpp"
 
 namespace hetsparse::cli {
 
@@ -33,23 +39,52 @@ rt::Where parse_device(const std::string& value, const std::string& command) {
 void add_runtime_options(ArgParser& p) {
   p.option("sched", "NAME", "StarPU scheduler (eager, lws, ws, dmda, dmdas, heteroprio, ...); "
                             "default: $STARPU_SCHED, else dmdas")
-      .option("ncpu", "N", "CPU workers (default: $STARPU_NCPU or all)")
-      .option("ncuda", "N", "CUDA workers (default: $STARPU_NCUDA or all)")
+      .option("ncpu", "N", "CPU workers, at most the CPUs there are (default: $STARPU_NCPU or one per core)")
+      .option("ncuda", "N", "CUDA workers, at most the GPUs there are (default: $STARPU_NCUDA or all)")
       .option("trace", "DIR", "record an FxT trace and convert it to DIR/paje.trace for ViTE")
       .option("perfmodel-dir", "DIR", "StarPU performance models (default: ~/.cache/hetsparse/perfmodels)")
       .flag("verbose", "let StarPU print its warnings (calibration notices, ...); default: $STARPU_SILENT or quiet")
+      .flag("progress", "progress lines on stderr even when it is not a terminal (also HETSPARSE_PROGRESS=1; 0: none)")
       .flag("json", "print one JSON object instead of text");
 }
+
+namespace {
+
+// UsageError when more CUDA workers are asked for (option or STARPU_NCUDA) than there are GPUs:
+// StarPU would run on fewer without a word. Only asked of CUDA when a count is given.
+void check_gpus_for(const ArgParser& p, int ncuda) {
+  std::string source = "--ncuda " + std::to_string(ncuda);
+  if (ncuda < 0) {
+    const char* env = std::getenv("STARPU_NCUDA");
+    char* end = nullptr;
+    const long v = env && *env ? std::strtol(env, &end, 10) : 0;
+    if (v <= 0 || *end) return;  // absent, zero, or malformed (the runtime names a malformed one)
+    ncuda = static_cast<int>(std::min<long>(v, 1 << 20));
+    source = std::string("STARPU_NCUDA=") + env;
+  }
+  if (ncuda == 0) return;
+  const rt::cuda::CudaSummary cuda = rt::cuda::cuda_summary();
+  const auto gpus = static_cast<int>(cuda.devices.size());
+  if (ncuda <= gpus) return;
+  throw UsageError(p.program() + ": " + source + " asks for " + std::to_string(ncuda) + " CUDA workers, but " +
+                   std::to_string(gpus) + " GPU(s) were found" + (cuda.error.empty() ? "" : " (" + cuda.error + ")") +
+                   "; use at most " + std::to_string(gpus) + " (--ncuda 0 for CPUs only)");
+}
+
+}  // namespace
 
 rt::RuntimeOptions runtime_options(const ArgParser& p) {
   rt::RuntimeOptions o;
   o.scheduler = p.get("sched");
-  if (p.has("ncpu")) o.ncpu = static_cast<int>(p.get_int("ncpu"));
-  if (p.has("ncuda")) o.ncuda = static_cast<int>(p.get_int("ncuda"));
+  // The runtime compares the counts with the CPUs there are and StarPU's limits.
+  constexpr long kMost = std::numeric_limits<long>::max();
+  const auto count = [&](const char* name) { return static_cast<int>(std::min<long>(p.get_int_in(name, 0, kMost), INT_MAX)); };
+  if (p.has("ncpu")) o.ncpu = count("ncpu");
+  if (p.has("ncuda")) o.ncuda = count("ncuda");
+  check_gpus_for(p, o.ncuda);
   o.trace_dir = p.get("trace");
   o.perfmodel_dir = p.get("perfmodel-dir");
-  // StarPU's notices (models being calibrated, ...) are for tuning sessions, not every run.
-  if (!p.has("verbose") && !std::getenv("STARPU_SILENT")) ::setenv("STARPU_SILENT", "1", 1);
+  o.verbose = p.has("verbose");
   return o;
 }
 
@@ -59,34 +94,43 @@ void add_matrix_input(ArgParser& p, const std::string& default_spec) {
               default_spec);
 }
 
-MatrixInput load_matrix_input(const ArgParser& p) {
+namespace {
+
+// The checks of load_matrix_input on a file's size line, before anything large is allocated.
+void check_declared_size(const std::string& path, const MatrixNeeds& needs) {
+  const MatrixMarketHeader h = read_matrix_market_header(path);
+  const std::string shape = std::to_string(h.rows) + " x " + std::to_string(h.cols) + ", " +
+                            std::to_string(h.entries) + " entries declared";
+  if (needs.diagonal && h.entries < h.rows) {
+    throw InvalidArgument(path + " (" + shape + "): " + needs.command + " needs a diagonal entry in each of the " +
+                          std::to_string(h.rows) + " rows, so at least as many entries");
+  }
+  // A symmetric file's entries are one triangle: both are stored once read.
+  const auto stored = static_cast<std::uint64_t>(h.entries) * (h.symmetry == MmSymmetry::Symmetric ? 2 : 1);
+  require_memory(ByteCount()
+                     .add(static_cast<std::uint64_t>(std::max(h.rows, h.cols)), needs.bytes_per_row)
+                     .add(stored, needs.bytes_per_entry)
+                     .bytes(),
+                 std::string(needs.command) + " on " + path + " (" + shape + ")");
+}
+
+}  // namespace
+
+MatrixInput load_matrix_input(const ArgParser& p, const MatrixNeeds& needs) {
   MatrixInput in;
   const double t0 = now_seconds();
   if (p.has("matrix")) {
     in.name = p.get("matrix");
-    in.A = load_matrix(in.name);
+    check_declared_size(in.name, needs);
+    MatrixMarket mm = read_matrix_market(in.name);
+    in.pattern = mm.field == MmField::Pattern;
+    in.A = to_csr(std::move(mm));
   } else {
     in.name = p.get("generate");
     in.A = generate(in.name);
   }
   in.seconds = now_seconds() - t0;
   return in;
-}
-
-Progress::Progress(std::string what, long total, bool enabled)
-    : what_(std::move(what)), total_(total), enabled_(enabled), start_(now_seconds()), last_(start_) {}
-
-void Progress::update(long done) {
-  const double t = now_seconds();
-  if (!enabled_ || t - last_ < 1.0) return;
-  last_ = t;
-  printed_ = true;
-  std::fprintf(stderr, "\r[%s] %ld/%ld (%.0f%%, %.1f s)", what_.c_str(), done, total_, 100.0 * done / total_, t - start_);
-  std::fflush(stderr);
-}
-
-void Progress::done() {
-  if (printed_) std::fprintf(stderr, "\r[%s] %ld/%ld done in %.1f s\n", what_.c_str(), total_, total_, now_seconds() - start_);
 }
 
 }  // namespace hetsparse::cli

@@ -10,8 +10,10 @@
 
 namespace hetsparse::cli {
 
-// --sched, --ncpu, --ncuda, --trace, --perfmodel-dir, --json
+// --sched, --ncpu, --ncuda, --trace, --perfmodel-dir, --verbose, --progress, --json
 void add_runtime_options(ArgParser& p);
+// UsageError for a negative worker count and for more CUDA workers (--ncuda or STARPU_NCUDA) than
+// GPUs found; the Runtime checks the rest (runtime/starpu/settings_checks.hpp).
 rt::RuntimeOptions runtime_options(const ArgParser& p);
 
 // positional `matrix` (a .mtx or .mtx.gz file) or --generate SPEC
@@ -19,23 +21,21 @@ void add_matrix_input(ArgParser& p, const std::string& default_spec);
 struct MatrixInput {
   Csr A;
   std::string name;  // file path or generator spec
+  bool pattern = false;  // a pattern file: every value was taken as 1
   double seconds = 0;
 };
-MatrixInput load_matrix_input(const ArgParser& p);
-
-// Prints to stderr at most once a second: long runs show they are alive.
-class Progress {
- public:
-  Progress(std::string what, long total, bool enabled);
-  void update(long done);
-  void done();
-
- private:
-  std::string what_;
-  long total_;
-  bool enabled_, printed_ = false;
-  double start_, last_;
+// What a command needs of its matrix, checked from a file's size line before its entries are read:
+// its peak memory (loading included) per row and per stored entry, measured on the 2-core machine
+// with a margin, and whether every row must hold a diagonal entry (so at least one entry per row).
+struct MatrixNeeds {
+  const char* command;
+  std::uint64_t bytes_per_row, bytes_per_entry;
+  bool diagonal;
 };
+// InsufficientMemory naming the file and the figures when the machine cannot hold the command's
+// working set, InvalidArgument when the rows cannot all hold a diagonal; then the matrix.
+// (The benchmarks pass no needs: then only the library's own checks apply.)
+MatrixInput load_matrix_input(const ArgParser& p, const MatrixNeeds& needs = {"hetsparse", 0, 0, false});
 
 double now_seconds();
 

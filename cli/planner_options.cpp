@@ -1,5 +1,6 @@
 #include "cli/planner_options.hpp"
 
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -16,9 +17,10 @@ void add_planner_options(ArgParser& p) {
 }
 
 void apply_planner_options(const ArgParser& p, planners::SizeClassThresholds& th) {
-  if (p.has("subtree-max-flops")) th.subtree_max_flops = p.get_double("subtree-max-flops");
-  if (p.has("gpu-min-task-flops")) th.gpu_min_task_flops = p.get_double("gpu-min-task-flops");
-  if (p.has("gpu-only-min-flops")) th.gpu_only_min_flops = p.get_double("gpu-only-min-flops");
+  constexpr double kMost = std::numeric_limits<double>::max();
+  if (p.has("subtree-max-flops")) th.subtree_max_flops = p.get_double("subtree-max-flops");  // < 0: automatic
+  if (p.has("gpu-min-task-flops")) th.gpu_min_task_flops = p.get_double_in("gpu-min-task-flops", 0, kMost);
+  if (p.has("gpu-only-min-flops")) th.gpu_only_min_flops = p.get_double_in("gpu-only-min-flops", 0, kMost);
 }
 
 void apply_amalgamation_option(const ArgParser& p, cholesky::AnalyzeOptions& ao) {
@@ -28,18 +30,18 @@ void apply_amalgamation_option(const ArgParser& p, cholesky::AnalyzeOptions& ao)
   for (auto& pair : ao.amalgamation) {
     const std::size_t colon = v.find(':', at), comma = v.find(',', at);
     if (colon == std::string::npos || (comma != std::string::npos && comma < colon))
-      throw InvalidArgument("--amalgamation: expected four N:Z pairs separated by commas, got '" + v + "'");
+      throw InvalidSetting("--amalgamation: expected four N:Z pairs separated by commas, got '" + v + "'");
     try {
       pair.nrelax = static_cast<index_t>(std::stol(v.substr(at, colon - at)));
       pair.zrelax = std::stod(v.substr(colon + 1, comma == std::string::npos ? std::string::npos : comma - colon - 1));
     } catch (const std::logic_error&) {
-      throw InvalidArgument("--amalgamation: '" + v + "' is not four N:Z pairs of numbers");
+      throw InvalidSetting("--amalgamation: '" + v + "' is not four N:Z pairs of numbers");
     }
     if (pair.nrelax < 1 || pair.zrelax < 0 || pair.zrelax >= 1)
-      throw InvalidArgument("--amalgamation: need N >= 1 and 0 <= Z < 1 in '" + v + "'");
+      throw InvalidSetting("--amalgamation: need N >= 1 and 0 <= Z < 1 in '" + v + "'");
     at = comma == std::string::npos ? v.size() : comma + 1;
   }
-  if (at < v.size()) throw InvalidArgument("--amalgamation: more than four pairs in '" + v + "'");
+  if (at < v.size()) throw InvalidSetting("--amalgamation: more than four pairs in '" + v + "'");
 }
 
 }  // namespace hetsparse::cli

@@ -16,6 +16,8 @@ foreach(dir sparse reference symbolic runtime kernels codelets planners spmv cho
   install(DIRECTORY ${dir} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/hetsparse FILES_MATCHING PATTERN "*.hpp")
 endforeach()
 install(EXPORT hetsparseTargets NAMESPACE hetsparse:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/hetsparse)
+# Where starpu-1.4.pc lives, for hetsparseConfig.cmake to find the same StarPU.
+pkg_get_variable(HETSPARSE_STARPU_PKGCONFIG_DIR starpu-1.4 pcfiledir)
 configure_package_config_file(cmake/hetsparseConfig.cmake.in ${CMAKE_CURRENT_BINARY_DIR}/hetsparseConfig.cmake
                               INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/hetsparse)
 write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/hetsparseConfigVersion.cmake

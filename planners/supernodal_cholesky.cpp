@@ -99,8 +99,9 @@ UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::
   const auto crit = critical_path(sym, work);
   const double top = std::max(1.0, *std::max_element(crit.begin(), crit.end()));
   const int lo = rt.min_priority(), hi = rt.max_priority();
-  // In doubles: hi - lo overflows an int under schedulers whose range is all of int (dmdas).
-  auto priority = [&](index_t s) { return lo + static_cast<int>((double(hi) - double(lo)) * crit[s] / top); };
+  // In doubles, lo included: hi - lo overflows an int under schedulers whose range is all of int
+  // (dmdas), and so did lo + (hi - lo) before the sum came back into [lo, hi] (UBSan).
+  auto priority = [&](index_t s) { return static_cast<int>(double(lo) + (double(hi) - double(lo)) * crit[s] / top); };
   // CUDA workers that can run the panel kernels: a build without CUDA codelets has none of its own,
   // whatever StarPU drives.
   const bool gpu = rt.cuda_workers() > 0 && codelets::supernode_update_kernel().devices.has(rt::Device::Cuda) &&

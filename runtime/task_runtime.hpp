@@ -130,6 +130,8 @@ class TaskRuntime {
   // and size CPU shares by the CPU workers).
   virtual int cpu_workers() const { return 1; }
   virtual int cuda_workers() const { return 0; }
+  // Tasks submitted and not finished yet, for progress reports (0 where the backend cannot say).
+  virtual std::size_t pending_tasks() const { return 0; }
   // Pin a large host range once (e.g. a whole factor) so that handles registered inside it need no
   // pinning of their own; a no-op where nothing goes to a GPU. Unpin before freeing the memory.
   virtual void pin_host_range(void* /*ptr*/, std::size_t /*bytes*/) {}

@@ -35,7 +35,8 @@ NVCC=$(command -v nvcc || true); [ -n "$NVCC" ] || { [ -x /usr/local/cuda/bin/nv
 
 # 1. System packages (skipped when all are present).
 PKGS="build-essential cmake ninja-build pkg-config dpkg-dev libhwloc-dev libfxt-dev libopenblas-dev
-liblapacke-dev libmetis-dev libgtest-dev zlib1g-dev libsuitesparse-dev python3-matplotlib patchelf xz-utils"
+liblapacke-dev libmetis-dev libgtest-dev zlib1g-dev libsuitesparse-dev python3-matplotlib patchelf xz-utils
+clang libclang-rt-dev"  # clang + libFuzzer: scripts/fuzz.sh
 [ "$VITE" = 1 ] && PKGS="$PKGS vite xvfb imagemagick xdotool"
 if [ "$APT" = 1 ]; then
   missing=""

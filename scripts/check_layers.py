@@ -48,7 +48,7 @@ BELOW = {
     "starpu-runtime": ["starpu-glue", "codelet-tasks", "tasks", "kernels", "sparse", "public"],
     "planners": ["codelet-tasks", "tasks", "symbolic", "kernels", "sparse", "public"],
     "solvers": ["planners", "codelet-tasks", "tasks", "symbolic", "kernels", "sparse", "public"],
-    "cli": ["starpu-runtime", "solvers", "planners", "codelet-tasks", "tasks", "symbolic", "kernels", "sparse",
+    "cli": ["starpu-runtime", "starpu-glue", "solvers", "planners", "codelet-tasks", "tasks", "symbolic", "kernels", "sparse",
             "public"],
     "top": None,  # anything
 }

@@ -17,6 +17,7 @@ mkdir -p "$OUTDIR/logs"
 export LD_LIBRARY_PATH="$HERE/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 export PATH="$HERE/bin:/usr/local/cuda/bin:$PATH"
 export STARPU_PERF_MODEL_DIR="$OUTDIR/perfmodels" STARPU_SILENT=1
+export HETSPARSE_TEST_OUTPUT_DIR="$OUTDIR/test-output"  # the tests write there, not into their build path
 . "$HERE/openblas_env.sh"
 SAN=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 declare -a SUMMARY

@@ -39,10 +39,14 @@ def main():
         print(f"[{i + 1}/{len(scheds)}] {' '.join(cmd)}", file=sys.stderr, flush=True)
         t0 = time.time()
         p = subprocess.run(cmd, capture_output=True, text=True)
+        # Status 2: a usage error (an unknown scheduler, ...), named on stderr's last line.
         if p.returncode not in (0, 1) or not p.stdout.strip():
             rows.append({"scheduler": sched, "error": (p.stderr.strip().splitlines() or ["failed"])[-1]})
             continue
         r = json.loads(p.stdout.strip().splitlines()[-1])
+        if r.get("scheduler") != sched:  # hetsparse reports the scheduler StarPU ran: never relabel it
+            rows.append({"scheduler": sched, "error": f"StarPU ran '{r.get('scheduler')}' instead"})
+            continue
         r["wall_s"] = time.time() - t0
         rows.append(r)
     (out / "sweep.json").write_text(json.dumps(rows, indent=1))

@@ -7,6 +7,7 @@
 
 #include "hetsparse/error.hpp"
 #include "sparse/convert.hpp"
+#include "sparse/memory_budget.hpp"
 
 namespace hetsparse {
 namespace {
@@ -86,6 +87,19 @@ Csr to_csr(const Coo& coo) {
                           ", val " + std::to_string(coo.val.size()) + ")");
   }
   const offset_t nnz = coo.nnz();
+  const bool rows_sorted = std::is_sorted(coo.row.begin(), coo.row.end());
+  // The peak of the path taken below: the row pointer and a copy of the entries, plus, when
+  // bucketing, the column pointer, both cursors and a second copy.
+  ByteCount peak;
+  peak.add(static_cast<std::uint64_t>(coo.rows) + 1, sizeof(offset_t))
+      .add(static_cast<std::uint64_t>(nnz), sizeof(index_t) + sizeof(double));
+  if (!rows_sorted) {
+    peak.add(static_cast<std::uint64_t>(coo.rows) + 1, sizeof(offset_t))
+        .add(2 * (static_cast<std::uint64_t>(coo.cols) + 1), sizeof(offset_t))
+        .add(static_cast<std::uint64_t>(nnz), sizeof(index_t) + sizeof(double));
+  }
+  require_memory(peak.bytes(), "a CSR copy of the " + std::to_string(coo.rows) + " x " + std::to_string(coo.cols) +
+                                   " matrix with " + std::to_string(nnz) + " entries");
   for (offset_t p = 0; p < nnz; ++p) {
     if (coo.row[p] < 0 || coo.row[p] >= coo.rows || coo.col[p] < 0 || coo.col[p] >= coo.cols) {
       throw StructureError(coo.row[p], coo.col[p],
@@ -95,7 +109,7 @@ Csr to_csr(const Coo& coo) {
   }
   // Files written row by row (and to_coo output) need no bucketing: build the rows directly,
   // then sort within rows (stable, so duplicates keep input order).
-  if (std::is_sorted(coo.row.begin(), coo.row.end())) {
+  if (rows_sorted) {
     Csr a;
     a.rows = coo.rows;
     a.cols = coo.cols;

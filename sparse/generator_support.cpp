@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include "hetsparse/error.hpp"
+#include "sparse/memory_budget.hpp"
 
 namespace hetsparse {
 
@@ -37,7 +38,18 @@ std::vector<Offset> stencil_offsets(int dims, bool box) {
   return out;
 }
 
+void require_generator_memory(const char* who, index_t rows, double entries, int bytes_per_entry) {
+  const auto count = static_cast<std::uint64_t>(std::min(entries, 1e18));
+  require_memory(ByteCount()
+                     .add(static_cast<std::uint64_t>(rows) + 1, sizeof(offset_t))
+                     .add(count, static_cast<std::uint64_t>(bytes_per_entry) + sizeof(index_t) + sizeof(double))
+                     .bytes(),
+                 std::string(who) + ": the " + std::to_string(rows) + " x " + std::to_string(rows) +
+                     " matrix of about " + std::to_string(count) + " entries");
+}
+
 CsrBuilder::CsrBuilder(index_t rows, index_t cols, offset_t expected_nnz) {
+  require_generator_memory("generator", rows, static_cast<double>(expected_nnz), 0);
   a_.rows = rows;
   a_.cols = cols;
   a_.rowptr.reserve(static_cast<std::size_t>(rows) + 1);
@@ -96,6 +108,7 @@ std::vector<std::pair<index_t, index_t>> draw_rmat_edges(int scale, int edge_fac
     return p >= 1.0 ? std::uint64_t{1} << 32 : static_cast<std::uint64_t>(std::ldexp(p, 32));
   };
   const std::uint64_t ta = threshold(a), tab = threshold(a + b), tabc = threshold(a + b + c);
+  require_generator_memory("rmat", n, static_cast<double>(draws), sizeof(std::pair<index_t, index_t>));
   std::vector<std::pair<index_t, index_t>> edges(draws);
   for (auto& [u, v] : edges) {
     std::uint32_t row = 0, col = 0;

@@ -32,7 +32,13 @@ struct Offset {
 // the full box {-1, 0, 1}^dims, for dims 2 or 3.
 std::vector<Offset> stencil_offsets(int dims, bool box);
 
-// Appends rows in order; each row's columns must be added in increasing order.
+// InsufficientMemory (sparse/memory_budget.hpp) before a generator builds a rows x rows matrix of
+// about `entries` entries, as triplets (`bytes_per_entry` each: 16, or 8 for bare edge pairs) then
+// as CSR, so that an absurd spec is refused with the figure instead of exhausting the machine.
+void require_generator_memory(const char* who, index_t rows, double entries, int bytes_per_entry = 16);
+
+// Appends rows in order; each row's columns must be added in increasing order. Refuses (as
+// require_generator_memory) a matrix the machine cannot hold.
 class CsrBuilder {
  public:
   CsrBuilder(index_t rows, index_t cols, offset_t expected_nnz);

@@ -59,6 +59,7 @@ Csr random_banded(index_t n, index_t bandwidth, double density, std::uint64_t se
                           " density=" + std::to_string(density));
   }
   const index_t bw = std::min(bandwidth, n - 1);
+  require_generator_memory("random_banded", n, static_cast<double>(n) * (1.0 + 2.0 * bw * density));
   Rng rng(seed);
   Coo coo;
   coo.rows = n;

@@ -1,6 +1,9 @@
 // zlib-backed file access for the Matrix Market reader and writer.
 #include "sparse/gz_file.hpp"
 
+#include <sys/stat.h>
+
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstring>
@@ -13,6 +16,7 @@ namespace {
 constexpr std::size_t kReadChunk = std::size_t{1} << 22;   // bytes asked of gzread at a time
 constexpr std::size_t kWriteChunk = std::size_t{1} << 22;  // bytes collected before gzwrite
 constexpr unsigned kZlibBuffer = 1u << 20;                 // zlib's own buffer (default is 8 KiB)
+constexpr std::uint64_t kDeflateMaxRatio = 1032;           // deflate expands at most ~1032:1
 
 std::string zlib_message(gzFile file) {
   int code = Z_OK;
@@ -30,8 +34,15 @@ GzLineReader::GzLineReader(const std::string& path) : path_(path) {
     throw ParseError(path, 0, std::string("cannot open file: ") +
                                   (errno != 0 ? std::strerror(errno) : "out of memory"));
   }
-  gzbuffer(file_, kZlibBuffer);
-  buffer_.resize(kReadChunk + 1);  // + 1: room for the NUL after an unterminated last line
+  // Small files get small buffers: many of them are read (tests, the fuzzer), and 5 MB of buffers
+  // for a 100-byte file cost more than reading it.
+  struct stat st {};
+  const bool regular = ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+  const auto size = regular ? static_cast<std::uint64_t>(st.st_size) : UINT64_MAX;
+  gzbuffer(file_, static_cast<unsigned>(std::clamp<std::uint64_t>(size, 8192, kZlibBuffer)));
+  if (regular) max_text_bytes_ = gzdirect(file_) ? size : size * kDeflateMaxRatio;
+  chunk_ = static_cast<std::size_t>(std::clamp<std::uint64_t>(max_text_bytes_, 4096, kReadChunk));
+  buffer_.resize(chunk_ + 1);  // + 1: room for the NUL after an unterminated last line
 }
 
 GzLineReader::~GzLineReader() {
@@ -47,7 +58,7 @@ bool GzLineReader::refill() {
     end_ -= begin_;
     begin_ = 0;
   }
-  if (buffer_.size() - 1 - end_ < kReadChunk / 2) buffer_.resize(buffer_.size() * 2);
+  if (buffer_.size() - 1 - end_ < chunk_ / 2) buffer_.resize(buffer_.size() * 2);
   const std::size_t room = buffer_.size() - 1 - end_;
   const unsigned ask = room > UINT_MAX ? UINT_MAX : static_cast<unsigned>(room);
   const int got = gzread(file_, buffer_.data() + end_, ask);
@@ -55,6 +66,13 @@ bool GzLineReader::refill() {
     throw ParseError(path_, line_number_ + 1, "cannot read file: " + zlib_message(file_));
   }
   if (got == 0) {
+    // zlib reports a gzip stream cut short only through gzerror, after handing out what it had.
+    int code = Z_OK;
+    gzerror(file_, &code);
+    if (code == Z_BUF_ERROR) {
+      throw ParseError(path_, line_number_ + 1,
+                       "the compressed data ends early: the .gz file is truncated (an interrupted download or copy?)");
+    }
     at_eof_ = true;
     return false;
   }
@@ -79,6 +97,7 @@ bool GzLineReader::next(const char*& line, std::size_t& length) {
       if (begin_ == end_) return false;
       stop = resume = end_;  // unterminated last line; buffer_ keeps a spare byte there for the NUL
     }
+    unterminated_ = newline == nullptr;
     char* first = buffer_.data() + begin_;
     char* last = buffer_.data() + stop;
     begin_ = resume;

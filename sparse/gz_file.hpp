@@ -24,6 +24,11 @@ class GzLineReader {
   bool next(const char*& line, std::size_t& length);
   // 1-based number of the line last returned (the count of lines read so far).
   std::int64_t line_number() const { return line_number_; }
+  // The line last returned ended the file without a newline (a plain file cut short shows so).
+  bool last_line_unterminated() const { return unterminated_; }
+  // An upper bound on the text the file can hold: a plain regular file's size, 1032 times a
+  // compressed one's (deflate's largest ratio); no bound (UINT64_MAX) for pipes and devices.
+  std::uint64_t max_text_bytes() const { return max_text_bytes_; }
   const std::string& path() const { return path_; }
 
  private:
@@ -32,9 +37,12 @@ class GzLineReader {
   std::string path_;
   gzFile file_ = nullptr;
   std::vector<char> buffer_;
+  std::size_t chunk_ = 0;            // bytes asked of zlib at a time (smaller for small files)
   std::size_t begin_ = 0, end_ = 0;  // unread bytes are buffer_[begin_, end_)
   bool at_eof_ = false;
+  bool unterminated_ = false;
   std::int64_t line_number_ = 0;
+  std::uint64_t max_text_bytes_ = UINT64_MAX;
 };
 
 // Collects text in memory and writes it in large blocks, compressed or not.

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <string>
 #include <utility>
@@ -12,11 +13,14 @@
 #include "sparse/convert.hpp"
 #include "sparse/gz_file.hpp"
 #include "sparse/matrix_market.hpp"
+#include "sparse/memory_budget.hpp"
 
 namespace hetsparse {
 namespace {
 
 bool is_blank(char c) { return c == ' ' || c == '\t'; }
+
+constexpr std::uint64_t kCooEntryBytes = 2 * sizeof(index_t) + sizeof(double);
 
 // Walks the whitespace-separated fields of one line and reports problems with the line's
 // number.
@@ -74,7 +78,12 @@ class Fields {
     if (!at_end()) fail("unexpected text '" + token() + "' after the " + after);
   }
 
-  [[noreturn]] void fail(const std::string& what) const { throw ParseError(in_.path(), in_.line_number(), what); }
+  [[noreturn]] void fail(const std::string& what) const {
+    throw ParseError(in_.path(), in_.line_number(),
+                     what + (in_.last_line_unterminated()
+                                 ? " (this last line of the file has no end of line: is the file cut short?)"
+                                 : ""));
+  }
 
  private:
   // The current field, shortened for messages.
@@ -163,6 +172,14 @@ offset_t parse_size_line(GzLineReader& in, MatrixMarket& mm) {
            (mm.symmetry == MmSymmetry::Symmetric ? " symmetric" : "") + " matrix holds at most " +
            std::to_string(capacity));
   }
+  // Each entry takes a line of at least "1 1\n" (pattern) or "1 1 1\n"; the last one may lack
+  // the "\n". A declared count the file cannot hold is a wrong size line or a truncated file.
+  const std::uint64_t min_line = mm.field == MmField::Pattern ? 4 : 6;
+  const std::uint64_t most = in.max_text_bytes() == UINT64_MAX ? UINT64_MAX : (in.max_text_bytes() + 1) / min_line;
+  if (static_cast<std::uint64_t>(nnz) > most) {
+    f.fail(std::to_string(nnz) + " entries declared, but the file can hold at most " + std::to_string(most) +
+           ": is the size line wrong or the file truncated?");
+  }
   mm.entries.rows = static_cast<index_t>(rows);
   mm.entries.cols = static_cast<index_t>(cols);
   return nnz;
@@ -170,12 +187,26 @@ offset_t parse_size_line(GzLineReader& in, MatrixMarket& mm) {
 
 }  // namespace
 
+MatrixMarketHeader read_matrix_market_header(const std::string& path) {
+  GzLineReader in(path);
+  MatrixMarket mm = parse_banner(in);
+  MatrixMarketHeader h;
+  h.entries = parse_size_line(in, mm);
+  h.rows = mm.entries.rows;
+  h.cols = mm.entries.cols;
+  h.field = mm.field;
+  h.symmetry = mm.symmetry;
+  return h;
+}
+
 MatrixMarket read_matrix_market(const std::string& path) {
   GzLineReader in(path);
   MatrixMarket mm = parse_banner(in);
   const offset_t declared = parse_size_line(in, mm);
   Coo& coo = mm.entries;
-  // A lying size line must not make us allocate without bound; vectors grow past this if needed.
+  require_memory(ByteCount().add(static_cast<std::uint64_t>(declared), kCooEntryBytes).bytes(),
+                 path + ": the " + std::to_string(declared) + " entries its size line declares");
+  // Past the bound above, vectors grow as entries arrive instead of trusting the size line.
   const auto reserve = static_cast<std::size_t>(std::min<offset_t>(declared, offset_t{1} << 26));
   coo.row.reserve(reserve);
   coo.col.reserve(reserve);
@@ -220,11 +251,14 @@ MatrixMarket read_matrix_market(const std::string& path) {
   return mm;
 }
 
-Csr load_matrix(const std::string& path) {
-  MatrixMarket mm = read_matrix_market(path);
+Csr load_matrix(const std::string& path) { return to_csr(read_matrix_market(path)); }
+
+Csr to_csr(MatrixMarket&& mm) {
   if (mm.symmetry == MmSymmetry::Symmetric) {
     Coo& coo = mm.entries;
     const offset_t stored = coo.nnz();
+    require_memory(ByteCount().add(static_cast<std::uint64_t>(stored), kCooEntryBytes).bytes(),
+                   "expanding the " + std::to_string(stored) + " entries of a symmetric file to both triangles");
     const auto full = static_cast<std::size_t>(2 * stored);
     coo.row.reserve(full);
     coo.col.reserve(full);

@@ -68,8 +68,8 @@ class TriangularSolver {
   // registers the matrix with the runtime. InvalidArgument naming an unknown scheme, and for a
   // named scheme or device Cuda in a build without CUDA. A second call replaces the first.
   //
-  // variant "auto": select_scheme (search or model, options.select) unless the device is Cpu; with
-  // no GPU present, the fixed heuristic. Plain variants solve on the StarPU buffers; cusparse and
+  // variant "auto": select_scheme (search or model, options.select) unless the device is Cpu or the
+  // runtime has no CUDA worker; with no GPU to time on, the fixed heuristic. Plain variants solve on the StarPU buffers; cusparse and
   // ag schemes are prepared lazily, once per CUDA worker, on that worker's first solve (WorkerSchemes:
   // the worker keeps its own device copy and plan), so warm up once per worker before timing.
   void analyze(const Csr& T, Triangle tri, bool unit_diagonal, const TriangularSolveOptions& options = {});
@@ -100,8 +100,9 @@ class TriangularSolver {
   void submit(rt::HandleId b, rt::HandleId x);
 
   const TriangularFeatures& features() const;
-  // The scheme solves placed on a CUDA worker use or, when the device is Cpu or the build has no
-  // CUDA variants, "cpu_serial", "cpu_parallel_task" or "cpu_level_tasks" (options.cpu_mode).
+  // The scheme solves placed on a CUDA worker use or, when the device is Cpu, the build has no CUDA
+  // variants or the runtime no CUDA worker, "cpu_serial", "cpu_parallel_task" or "cpu_level_tasks"
+  // (options.cpu_mode).
   const std::string& chosen_variant() const { return variant_; }
   // How "auto" chose (how == "" for a named scheme or a CPU-only solver).
   const Selection& selection() const { return selection_; }

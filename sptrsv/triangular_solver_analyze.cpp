@@ -42,12 +42,15 @@ bool check_options(const TriangularSolveOptions& options, const rt::TaskRuntime&
   if (options.cpu_min_entries < 0 || options.cpu_chunks < 0)
     throw InvalidArgument("TriangularSolver: cpu_min_entries and cpu_chunks must not be negative");
   if (variants.empty() || options.device == SolveDevice::Cpu) return false;
-  return options.device != SolveDevice::Auto || rt.cuda_workers() > 0;
+  if (rt.cuda_workers() == 0 && options.device == SolveDevice::Gpu)
+    throw InvalidArgument("TriangularSolver: device gpu asked for, but the runtime has no CUDA worker");
+  return rt.cuda_workers() > 0;
 }
 
 }  // namespace
 
 void TriangularSolver::analyze(const Csr& T, Triangle tri, bool unit_diagonal, const TriangularSolveOptions& options) {
+  // Without a CUDA worker every solve runs on a CPU: the chosen scheme says so.
   const bool gpu = check_options(options, rt_);
   const AnalysisOptions analysis = analysis_options(options, gpu);
   std::unique_ptr<TriangularPattern> pattern;

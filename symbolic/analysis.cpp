@@ -4,6 +4,7 @@
 #include "symbolic/analysis.hpp"
 
 #include <chrono>
+#include <string>
 #include <utility>
 
 #include "symbolic/adjacency_graph.hpp"
@@ -12,21 +13,30 @@
 #include "symbolic/ordering.hpp"
 #include "symbolic/supernodes.hpp"
 #include "symbolic/symbolic_structure.hpp"
+#include "sparse/progress.hpp"
 
 namespace hetsparse::cholesky {
 namespace {
 
+// Times the phases, and reports them when a ProgressReporter is given.
 class Stopwatch {
  public:
-  // Seconds since the previous lap (or construction).
-  double lap() {
+  Stopwatch(ProgressReporter* progress, const char* first_phase) : progress_(progress) { begin(first_phase); }
+  // Seconds since the previous lap (or construction); the phase running ends, `next` begins.
+  double lap(const char* next = nullptr) {
     const auto now = std::chrono::steady_clock::now();
     const double seconds = std::chrono::duration<double>(now - last_).count();
     last_ = now;
+    if (progress_) progress_->end();
+    begin(next);
     return seconds;
   }
 
  private:
+  void begin(const char* phase) {
+    if (progress_ && phase) progress_->begin(std::string("analysis: ") + phase);
+  }
+  ProgressReporter* progress_;
   std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
 };
 
@@ -63,25 +73,25 @@ void add_statistics(SymbolicFactor& f) {
 }  // namespace
 
 SymbolicSkeleton analyze_skeleton(const Csr& a, const AnalyzeOptions& opts) {
-  Stopwatch clock;
+  Stopwatch clock(opts.progress, "graph of A");
   SymbolicSkeleton sk;
   SymbolicFactor& f = sk.factor;
   sk.graph = symmetric_graph(a, opts.input);
   const AdjacencyGraph& graph = sk.graph;
   f.n = graph.n;
-  f.timings.input_s = clock.lap();
+  f.timings.input_s = clock.lap("ordering");
 
   const std::vector<index_t> order = fill_reducing_ordering(graph, opts);
   const std::vector<index_t> order_inverse = inverse_permutation(order);
-  f.timings.ordering_s = clock.lap();
+  f.timings.ordering_s = clock.lap("elimination tree");
 
   const PermutedGraph ordered{graph, order, order_inverse};
   std::vector<index_t> parent = elimination_tree(ordered);
   const std::vector<index_t> post = postorder(parent);
-  f.timings.etree_s = clock.lap();
+  f.timings.etree_s = clock.lap("column counts");
 
   std::vector<offset_t> counts = column_counts(ordered, parent, post);
-  f.timings.counts_s = clock.lap();
+  f.timings.counts_s = clock.lap("postorder");
 
   // Final order: the ordering, then the weighted postorder of its tree.
   const std::vector<index_t> weighted_post = postorder(parent, &counts);
@@ -91,7 +101,7 @@ SymbolicSkeleton analyze_skeleton(const Csr& a, const AnalyzeOptions& opts) {
   relabel_by_postorder(weighted_post, parent, counts);
   f.etree = std::move(parent);
   f.col_counts = std::move(counts);
-  f.timings.etree_s += clock.lap();
+  f.timings.etree_s += clock.lap("supernodes");
 
   sk.fundamental = fundamental_supernodes(f.etree, f.col_counts);
   f.timings.supernodes_s = clock.lap();
@@ -99,11 +109,11 @@ SymbolicSkeleton analyze_skeleton(const Csr& a, const AnalyzeOptions& opts) {
 }
 
 SymbolicFactor amalgamate_skeleton(const SymbolicSkeleton& sk, const AnalyzeOptions& opts) {
-  Stopwatch clock;
+  Stopwatch clock(opts.progress, "amalgamation");
   SymbolicFactor f = sk.factor;
   f.supernodes = opts.amalgamate ? amalgamate(sk.fundamental, opts.amalgamation) : sk.fundamental;
   f.col_to_supernode = column_to_supernode(f.supernodes, f.n);
-  f.timings.supernodes_s += clock.lap();
+  f.timings.supernodes_s += clock.lap("structure of L");
 
   f.rows = supernode_rows(PermutedGraph{sk.graph, f.perm, f.iperm}, f.supernodes, f.col_to_supernode);
   add_statistics(f);

@@ -6,6 +6,10 @@
 
 #include "sparse/types.hpp"
 
+namespace hetsparse {
+class ProgressReporter;
+}
+
 namespace hetsparse::cholesky {
 
 enum class Ordering {
@@ -62,6 +66,8 @@ struct AnalyzeOptions {
   std::array<AmalgamationPair, 4> amalgamation = kSwCholeskyAmalgamation;
   // false: keep the fundamental supernodes (no explicit zeros in L).
   bool amalgamate = true;
+  // Not owned; when set, each phase (ordering, elimination tree, ...) is reported as it runs.
+  ProgressReporter* progress = nullptr;
 };
 
 }  // namespace hetsparse::cholesky

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "sparse/host_threads.hpp"
+#include "sparse/memory_budget.hpp"
 #include "hetsparse/error.hpp"
 
 namespace hetsparse::cholesky {
@@ -16,6 +17,9 @@ std::vector<offset_t> panel_offsets(const SymbolicFactor& sym) {
 }
 
 PanelStorage::PanelStorage(const SymbolicFactor& sym) : offset(panel_offsets(sym)) {
+  require_memory(ByteCount().add(static_cast<std::uint64_t>(offset.back()), sizeof(double)).bytes(),
+                 "the Cholesky factor L (" + std::to_string(offset.back()) + " entries in " +
+                     std::to_string(sym.supernodes.size()) + " supernode panels)");
   values.resize(static_cast<std::size_t>(offset.back()));
 }
 

@@ -97,7 +97,12 @@ CudaSummary cuda_summary() {
   cudaDriverGetVersion(&s.driver_version);
   int n = 0;
   if (cudaError_t e = cudaGetDeviceCount(&n); e != cudaSuccess) {
-    s.error = cudaGetErrorString(e);
+    // Without libcuda (no NVIDIA driver: a machine without a GPU) the runtime says "driver version
+    // is insufficient", which reads as if an upgrade would help.
+    s.error = s.driver_version == 0 ? "no NVIDIA driver found, so no usable GPU"
+                                    : std::string(cudaGetErrorString(e)) + " (driver " +
+                                          std::to_string(s.driver_version) + ", runtime " +
+                                          std::to_string(s.runtime_version) + ")";
     cudaGetLastError();
     return s;
   }

@@ -7,6 +7,7 @@
 
 #include "hetsparse/error.hpp"
 #include "runtime/starpu/runtime.hpp"
+#include "runtime/starpu/settings_checks.hpp"
 
 namespace hetsparse::rt {
 namespace {
@@ -35,6 +36,9 @@ void make_dir(const std::string& dir, const char* what) {
 ResolvedOptions resolve_options(const RuntimeOptions& o) {
   ResolvedOptions r;
   r.scheduler = o.scheduler.empty() ? env_or("STARPU_SCHED", "dmdas") : o.scheduler;
+  check_scheduler(r.scheduler, o.scheduler.empty() ? (std::getenv("STARPU_SCHED") ? "from STARPU_SCHED" : "the default")
+                                                   : "from --sched / RuntimeOptions::scheduler");
+  check_worker_counts(o);
   set_env("STARPU_SCHED", r.scheduler);
   // heteroprio: hetsparse's bucket configuration (runtime/starpu/heteroprio_config.cpp) unless the user
   // asks for StarPU's automatic one, which would overwrite it.
@@ -48,6 +52,13 @@ ResolvedOptions resolve_options(const RuntimeOptions& o) {
   if (o.ncpu < 0 && !std::getenv("STARPU_NCPU") && !std::getenv("STARPU_MAIN_THREAD_BIND") &&
       std::thread::hardware_concurrency() >= 8)
     set_env("STARPU_MAIN_THREAD_BIND", "1");
+
+  // StarPU's notices (models being calibrated, ...) are for tuning sessions, not every run.
+  if (o.verbose) {
+    set_env("STARPU_SILENT", "0");
+  } else if (!std::getenv("STARPU_SILENT")) {
+    set_env("STARPU_SILENT", "1");
+  }
 
   // A stable per-user directory, so calibrated history models survive runs.
   r.perfmodel_dir = o.perfmodel_dir.empty() ? env_or("STARPU_PERF_MODEL_DIR", default_perfmodel_dir())
@@ -64,6 +75,7 @@ ResolvedOptions resolve_options(const RuntimeOptions& o) {
   } else if (!std::getenv("STARPU_FXT_TRACE")) {
     set_env("STARPU_FXT_TRACE", "0");
   }
+  check_starpu_environment();  // last: what the user set and hetsparse did not override
   return r;
 }
 

@@ -35,6 +35,8 @@ Runtime::Runtime(const RuntimeOptions& opts) : impl_(std::make_unique<Impl>()) {
       throw RuntimeFailure("StarPU: no worker available (STARPU_NCPU=0 and no usable GPU?)");
     check_starpu(rc, "starpu_init (scheduler '" + resolved_.scheduler + "')");
     running_ = true;
+    if (const starpu_sched_policy* policy = starpu_sched_get_sched_policy())  // the one that runs
+      resolved_.scheduler = policy->policy_name;
     workers_ = list_workers();
     cuda::init_libraries();
     pin_ = opts.pin_host_memory && cuda_workers() > 0;
@@ -85,6 +87,11 @@ int Runtime::cuda_workers() const {
 void Runtime::wait_all() {
   check_starpu(starpu_task_wait_for_all(), "starpu_task_wait_for_all");
   rethrow_task_error();
+}
+
+std::size_t Runtime::pending_tasks() const {
+  const int n = starpu_task_nsubmitted();
+  return n > 0 ? static_cast<std::size_t>(n) : 0;
 }
 
 int Runtime::min_priority() const { return starpu_sched_get_min_priority(); }

@@ -13,19 +13,23 @@ namespace hetsparse::rt {
 struct RuntimeOptions {
   std::string scheduler;      // empty: $STARPU_SCHED if set, else "dmdas"
   int ncpu = -1;              // -1: $STARPU_NCPU or every core StarPU finds (minus those driving GPUs)
-  int ncuda = -1;             // -1: $STARPU_NCUDA or every GPU
+  int ncuda = -1;             // -1: $STARPU_NCUDA or every GPU; at most the GPUs there are
   std::string perfmodel_dir;  // empty: $STARPU_PERF_MODEL_DIR, else ~/.cache/hetsparse/perfmodels
   std::string trace_dir;      // non-empty: FxT trace, converted to paje.trace for ViTE at shutdown
   bool pin_host_memory = true;  // pin registered host buffers when there are CUDA workers
+  bool verbose = false;  // StarPU's own warnings (calibration notices, ...); false: quiet unless $STARPU_SILENT says
 };
 
-// What resolve_options() decided; printed by `hetsparse info`.
+// What resolve_options() decided; printed by `hetsparse info`. After starpu_init, the scheduler is
+// the one StarPU runs.
 struct ResolvedOptions {
   std::string scheduler, perfmodel_dir, trace_dir;
 };
 
 // Applies options to StarPU's environment (explicit options win over the environment, which wins
-// over hetsparse's defaults) and returns the result. Called by the Runtime constructor.
+// over hetsparse's defaults) and returns the result. Called by the Runtime constructor. Throws
+// InvalidSetting (runtime/starpu/settings_checks.hpp) for an unknown scheduler, a bad worker count or a
+// StarPU variable StarPU would abort on.
 ResolvedOptions resolve_options(const RuntimeOptions&);
 
 struct TraceFiles {
@@ -46,6 +50,7 @@ class Runtime final : public TaskRuntime {
   const std::vector<WorkerInfo>& workers() const { return workers_; }
   int cpu_workers() const override;
   int cuda_workers() const override;
+  std::size_t pending_tasks() const override;
 
   HandleId register_vector(const VectorDesc&) override;
   HandleId register_matrix(const MatrixDesc&) override;

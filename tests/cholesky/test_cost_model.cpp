@@ -14,6 +14,7 @@
 #include "cholesky/autotune/cost_model.hpp"
 #include "cholesky/autotune/perfmodel_history.hpp"
 #include "hetsparse/error.hpp"
+#include "tests/support/test_output_dir.hpp"
 
 namespace hetsparse::cholesky::autotune {
 namespace {
@@ -76,7 +77,7 @@ void write_history(const std::string& path, const PowerLaw& cpu, const PowerLaw&
 class PerfModelDir : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() / ("hetsparse_autotune_" + std::to_string(::getpid()));
+    dir_ = std::filesystem::path(test::test_output_dir()) / ("hetsparse_autotune_" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir_ / "codelets" / "45");
     ::setenv("STARPU_HOSTNAME", "testhost", 1);
   }

@@ -11,6 +11,7 @@
 #include "hetsparse/error.hpp"
 #include "runtime/starpu/runtime.hpp"
 #include "tests/support/codelet_checks.hpp"
+#include "tests/support/test_output_dir.hpp"
 
 namespace hetsparse::test {
 namespace {
@@ -80,7 +81,7 @@ TEST(Runtime, UnknownHandleIsATypedError) {
 }
 
 TEST(Runtime, TraceConvertsToPaje) {
-  const auto dir = std::filesystem::temp_directory_path() / "hetsparse-test-trace";
+  const auto dir = std::filesystem::path(test::test_output_dir()) / "hetsparse-test-trace";
   std::filesystem::remove_all(dir);
   rt::RuntimeOptions o = test_runtime_options("dmdas", 2, 0);
   o.trace_dir = dir.string();

@@ -10,6 +10,7 @@
 #include "sparse/convert.hpp"
 #include "sparse/matrix_market.hpp"
 #include "tests/support/sparse_checks.hpp"
+#include "tests/support/test_output_dir.hpp"
 
 namespace hetsparse {
 namespace {
@@ -17,7 +18,7 @@ namespace {
 // A path in the test temp dir, unique per test and process (ctest may run tests in parallel).
 std::string temp_path(const std::string& suffix) {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  return ::testing::TempDir() + "hetsparse_" + info->test_suite_name() + "_" + info->name() + "_" +
+  return test::test_output_dir() + "hetsparse_" + info->test_suite_name() + "_" + info->name() + "_" +
          std::to_string(::getpid()) + suffix;
 }
 

@@ -14,6 +14,7 @@
 #include "sparse/convert.hpp"
 #include "sparse/matrix_market.hpp"
 #include "tests/support/sparse_checks.hpp"
+#include "tests/support/test_output_dir.hpp"
 
 namespace hetsparse {
 namespace {
@@ -90,7 +91,7 @@ TEST_F(RealMatrices, SymmetricPatternExpandsToBothTriangles) {
 TEST_F(RealMatrices, GzipRoundTripOfARealMatrix) {
   read_checked("Dubcova1");
   const Csr a = load_matrix(dir_ + "/Dubcova1.mtx");
-  const std::string path = ::testing::TempDir() + "hetsparse_dubcova1_" + std::to_string(::getpid()) + ".mtx.gz";
+  const std::string path = test::test_output_dir() + "hetsparse_dubcova1_" + std::to_string(::getpid()) + ".mtx.gz";
   write_matrix_market(path, a, MmSymmetry::Symmetric);
   const Csr b = load_matrix(path);
   EXPECT_EQ(b.colind, a.colind);

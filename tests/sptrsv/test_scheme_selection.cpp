@@ -23,12 +23,13 @@
 #include "sptrsv/selection_store.hpp"
 #include "sptrsv/timing_table.hpp"
 #include "tests/support/sptrsv_checks.hpp"
+#include "tests/support/test_output_dir.hpp"
 
 namespace hetsparse::test {
 namespace {
 
 std::string temp_dir(const std::string& tag) {
-  return ::testing::TempDir() + "hetsparse_sel_" + tag + "_" + std::to_string(::getpid());
+  return test::test_output_dir() + "hetsparse_sel_" + tag + "_" + std::to_string(::getpid());
 }
 
 TEST(SchemeFingerprint, StableAndSensitive) {

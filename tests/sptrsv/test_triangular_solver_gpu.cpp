@@ -21,6 +21,7 @@
 #include "tests/support/codelet_checks.hpp"
 #include "tests/support/sptrsv_checks.hpp"
 #include "tests/support/sptrsv_solver_checks.hpp"
+#include "tests/support/test_output_dir.hpp"
 
 namespace hetsparse::test {
 namespace {
@@ -130,7 +131,7 @@ TEST(TriangularSolverGpu, AutoSearchCachesAndModelPredicts) {
   ::unsetenv("HETSPARSE_SPTRSV_MODEL");  // an explicit model would override the one trained below
   rt::Runtime r(test_runtime_options("eager", 1, 1));
   if (r.cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
-  const std::string dir = ::testing::TempDir() + "hetsparse_auto_" + std::to_string(::getpid());
+  const std::string dir = test::test_output_dir() + "hetsparse_auto_" + std::to_string(::getpid());
   const Csr T = solver_input(solver_cases()[1].lower, Triangle::Lower, false, 6);
   sptrsv::TriangularSolveOptions o;
   o.device = sptrsv::SolveDevice::Gpu;

@@ -18,6 +18,7 @@
 #include "reference/sparse_reference.hpp"
 #include "sparse/generators.hpp"
 #include "spmv/distributed_spmv.hpp"
+#include "tests/support/test_output_dir.hpp"
 
 namespace hetsparse::test {
 namespace {
@@ -60,7 +61,7 @@ rt::RuntimeOptions test_runtime_options(const std::string& sched, int ncpu, int 
   o.scheduler = sched;
   o.ncpu = ncpu;
   o.ncuda = ncuda;
-  o.perfmodel_dir = (std::filesystem::temp_directory_path() / "hetsparse-test-perfmodels").string();
+  o.perfmodel_dir = (std::filesystem::path(test::test_output_dir()) / "hetsparse-test-perfmodels").string();
   return o;
 }
 

@@ -1,0 +1,118 @@
+// The runtime's settings checked before starpu_init (runtime/starpu/settings_checks.hpp): unknown
+// schedulers, variables StarPU would abort on, worker counts the machine cannot honour; the
+// scheduler reported is the one that runs; StarPU's notices stay quiet unless asked for.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "hetsparse/error.hpp"
+#include "runtime/starpu/runtime.hpp"
+#include "runtime/starpu/settings_checks.hpp"
+#include "tests/bad_input/scoped_env.hpp"
+#include "tests/support/test_output_dir.hpp"
+
+namespace hetsparse::test {
+namespace {
+
+rt::RuntimeOptions options(const std::string& sched, int ncpu) {
+  rt::RuntimeOptions o;
+  o.scheduler = sched;
+  o.ncpu = ncpu;
+  o.ncuda = 0;
+  o.perfmodel_dir = test_output_dir() + "bad_input_perfmodels";
+  return o;
+}
+
+std::string message_of(const rt::RuntimeOptions& o) {
+  try {
+    rt::Runtime r(o);
+  } catch (const InvalidSetting& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(SettingsChecks, SchedulersAreStarpusOwnList) {
+  bool dmdas = false;
+  for (const auto& [name, description] : rt::starpu_schedulers()) dmdas |= name == "dmdas";
+  EXPECT_TRUE(dmdas);
+  EXPECT_NO_THROW(rt::check_scheduler("lws", "test"));
+  try {
+    rt::check_scheduler("nosuch", "from --sched");
+    FAIL();
+  } catch (const InvalidSetting& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("unknown StarPU scheduler 'nosuch' (from --sched)"), std::string::npos) << what;
+    EXPECT_NE(what.find("dmdas"), std::string::npos) << what;
+  }
+}
+
+TEST(SettingsChecks, UnknownSchedulerRefusedBeforeStarpuStartsAndTheRuntimeIsFreeAfter) {
+  EXPECT_NE(message_of(options("nosuch", 1)).find("'nosuch'"), std::string::npos);
+  ScopedEnv env;
+  env.set("STARPU_SCHED", "bogus");
+  EXPECT_NE(message_of(options("", 1)).find("'bogus' (from STARPU_SCHED)"), std::string::npos);
+  env.set("STARPU_SCHED", nullptr);
+  rt::Runtime r(options("eager", 1));  // the refusals left no half-started runtime behind
+  EXPECT_EQ(r.options().scheduler, "eager");
+}
+
+TEST(SettingsChecks, ReportedSchedulerIsTheOneStarpuRuns) {
+  ScopedEnv env;
+  env.set("STARPU_SCHED", "lws");
+  rt::Runtime r(options("", 1));
+  EXPECT_EQ(r.options().scheduler, "lws");
+}
+
+TEST(SettingsChecks, NumericStarpuVariablesStarpuWouldAbortOn) {
+  ScopedEnv env;
+  env.set("STARPU_NCPU", "abc");
+  EXPECT_THROW(rt::check_starpu_environment(), InvalidSetting);
+  env.set("STARPU_NCPU", "2");
+  EXPECT_NO_THROW(rt::check_starpu_environment());
+  for (const char* bad : {"x", "-1", "1.5", "99999999999"}) {
+    env.set("STARPU_NCUDA", bad);
+    try {
+      rt::check_starpu_environment();
+      FAIL() << bad;
+    } catch (const InvalidSetting& e) {
+      EXPECT_NE(std::string(e.what()).find(std::string("STARPU_NCUDA='") + bad + "'"), std::string::npos) << e.what();
+    }
+  }
+  env.set("STARPU_NCUDA", nullptr);
+  env.set("STARPU_SCHED_ALPHA", "fast");  // a real-valued one
+  EXPECT_THROW(rt::check_starpu_environment(), InvalidSetting);
+  env.set("STARPU_SCHED_ALPHA", "0.5");
+  EXPECT_NO_THROW(rt::check_starpu_environment());
+  // Through the Runtime: a typed error, not StarPU's abort.
+  env.set("STARPU_CALIBRATE", "yes");
+  EXPECT_NE(message_of(options("eager", 1)).find("STARPU_CALIBRATE='yes'"), std::string::npos);
+}
+
+TEST(SettingsChecks, WorkerCountsTheMachineCannotHonour) {
+  const int cpus = rt::available_cpus();
+  ASSERT_GE(cpus, 1);
+  EXPECT_NO_THROW(rt::check_worker_counts(options("eager", cpus)));
+  const std::string more = message_of(options("eager", cpus + 1));
+  EXPECT_NE(more.find("may use only " + std::to_string(cpus) + " CPUs"), std::string::npos) << more;
+  EXPECT_NE(message_of(options("eager", 1000)).find("built for at most"), std::string::npos);
+  EXPECT_NE(message_of(options("eager", -2)).find("must be >= 0"), std::string::npos);
+  ScopedEnv env;
+  env.set("STARPU_NCPU", std::to_string(cpus + 1).c_str());
+  EXPECT_NE(message_of(options("eager", -1)).find("STARPU_NCPU=" + std::to_string(cpus + 1)), std::string::npos);
+}
+
+TEST(SettingsChecks, StarpuNoticesQuietUnlessVerbose) {
+  ScopedEnv env;
+  env.set("STARPU_SILENT", nullptr);
+  rt::resolve_options(options("eager", 1));
+  EXPECT_STREQ(std::getenv("STARPU_SILENT"), "1");
+  rt::RuntimeOptions verbose = options("eager", 1);
+  verbose.verbose = true;
+  rt::resolve_options(verbose);
+  EXPECT_STREQ(std::getenv("STARPU_SILENT"), "0");
+}
+
+}  // namespace
+}  // namespace hetsparse::test
