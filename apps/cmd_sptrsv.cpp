@@ -18,6 +18,7 @@
 #include "reference/sparse_reference.hpp"
 #include "sparse/convert.hpp"
 #include "sparse/progress.hpp"
+#include "sptrsv/solve_paths.hpp"
 #include "sptrsv/triangular_solver.hpp"
 
 namespace hetsparse::cli {
@@ -149,6 +150,13 @@ int cmd_sptrsv(int argc, char** argv) {
   progress.end();
   std::sort(times.begin(), times.end());
   const double median = times[times.size() / 2];
+  // The same solve by the other paths (sptrsv/solve_paths.hpp): on vectors the runtime keeps where the
+  // solve runs (what an iterative solver pays), and the scheme's kernel alone plus the copies of b and
+  // x that a user of the kernel alone pays.
+  sptrsv::SolvePathTimes paths;
+  const int path_runs = static_cast<int>(std::min(iters, 20L));
+  paths.resident_ms = sptrsv::time_resident_solves(solver, runtime, b, path_runs);
+  sptrsv::time_kernel_path(solver, runtime, b, x, path_runs, paths);
 
   // r = b - T x; with a unit diagonal T's stored diagonal does not count.
   std::vector<double> Tx(static_cast<std::size_t>(n));
@@ -190,7 +198,15 @@ int cmd_sptrsv(int argc, char** argv) {
         .set("analysis_s", analysis_s).set("preprocess_s", preprocess_s)
         .set("preprocess_in_solves", median > 0 ? preprocess_s / median : 0.0)
         .set("iterations", static_cast<long long>(iters)).set("solve_ms", median * 1e3).set("gflops", gflops)
+        .set("resident_solve_ms", paths.resident_ms)
         .set("relative_residual", residual).set("correct", ok);
+    if (paths.kernel_ms > 0) {
+      j.set("kernel_ms", paths.kernel_ms).set("copy_ms", paths.copy_ms)
+          .set("solve_over_kernel_and_copies", median * 1e3 / (paths.kernel_ms + paths.copy_ms))
+          .set("resident_over_kernel", paths.resident_ms / paths.kernel_ms);
+    } else {
+      j.set("kernel_note", paths.kernel_note);
+    }
     if (parallel_width > 0) j.set("parallel_task_width", parallel_width);
     if (level_tasks > 0) j.set("tasks_per_solve", level_tasks);
     if (p.has("analyze")) {
@@ -227,7 +243,12 @@ int cmd_sptrsv(int argc, char** argv) {
     }
     std::printf("preprocess  %.4f s (analysis + selection + preparation) = %.0f solves\n", preprocess_s,
                 median > 0 ? preprocess_s / median : 0.0);
-    std::printf("solve       %.4f ms (median of %ld)  %.3f GFLOP/s\n", median * 1e3, iters, gflops);
+    std::printf("solve       %.4f ms (median of %ld, host vectors)  %.3f GFLOP/s\n", median * 1e3, iters, gflops);
+    std::printf("resident    %.4f ms (vectors the runtime keeps where the solve runs)\n", paths.resident_ms);
+    if (paths.kernel_ms > 0)
+      std::printf("kernel      %.4f ms alone (%s), %.4f ms to copy b in and x out: host path %.2fx, resident %.2fx\n",
+                  paths.kernel_ms, variant.c_str(), paths.copy_ms, median * 1e3 / (paths.kernel_ms + paths.copy_ms),
+                  paths.resident_ms / paths.kernel_ms);
     std::printf("check       ||b - T x|| / ||b|| = %.2e  %s\n", residual, ok ? "OK" : "WRONG");
     if (p.has("analyze")) std::printf("features\n%s", features.to_text().c_str());
     if (!tf.paje.empty()) std::printf("trace       %s (open with: vite %s)\n", tf.paje.c_str(), tf.paje.c_str());

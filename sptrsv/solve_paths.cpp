@@ -21,13 +21,47 @@ double median(std::vector<double> v) {
 
 }  // namespace
 
+double time_resident_solves(TriangularSolver& solver, rt::TaskRuntime& rt, const std::vector<double>& b, int runs) {
+  std::vector<double> rb(b), rx(b.size());
+  std::vector<double> ms;
+  rt::DataHandle hb = rt::make_vector_handle(rt, rb), hx = rt::make_vector_handle(rt, rx);
+  solver.submit(hb.id(), hx.id());  // warm-up: b and x move to where the solve runs and stay there
+  rt.wait_all();
+  for (int i = 0; i < std::max(runs, 1); ++i) {
+    const double t0 = now_ms();
+    solver.submit(hb.id(), hx.id());
+    rt.wait_all();
+    ms.push_back(now_ms() - t0);
+  }
+  return median(ms);
+}
+
+void time_kernel_path(TriangularSolver& solver, const rt::TaskRuntime& rt, const std::vector<double>& b,
+                      const std::vector<double>& x, int runs, SolvePathTimes& t) {
+  const std::string& scheme = solver.chosen_variant();
+  if (rt.cuda_workers() == 0 || scheme.rfind("cpu_", 0) == 0) {
+    t.kernel_note = "solves run on CPU workers";
+    return;
+  }
+  SchemeTimingOptions o;
+  o.warmups = 2;
+  o.runs = std::max(runs, 1);
+  o.tolerance = 1e-8;
+  const SchemeTimings k = time_schemes(solver.pattern().host_view(), b, x, {scheme}, o);
+  if (k.schemes.empty() || k.schemes[0].status != "ok") {
+    t.kernel_note = k.schemes.empty() ? k.reason : k.schemes[0].status + ": " + k.schemes[0].error;
+    return;
+  }
+  t.kernel_ms = k.schemes[0].median_ms;
+  t.copy_ms = pageable_copy_ms(b.size(), o.runs);
+}
+
 SolvePathTimes time_solve_paths(TriangularSolver& solver, rt::TaskRuntime& rt, const std::vector<double>& b,
                                 int runs) {
   SolvePathTimes t;
   t.runs = std::max(runs, 1);
-  const std::size_t n = b.size();
-  std::vector<double> x(n);
-  std::vector<double> host, resident;
+  std::vector<double> x(b.size());
+  std::vector<double> host;
   solver.solve(b.data(), x.data());  // warm-up: the matrix moves to where solves run
   for (int i = 0; i < t.runs; ++i) {
     const double t0 = now_ms();
@@ -35,37 +69,8 @@ SolvePathTimes time_solve_paths(TriangularSolver& solver, rt::TaskRuntime& rt, c
     host.push_back(now_ms() - t0);
   }
   t.host_ms = median(host);
-
-  std::vector<double> rb(b), rx(n);
-  {
-    rt::DataHandle hb = rt::make_vector_handle(rt, rb), hx = rt::make_vector_handle(rt, rx);
-    solver.submit(hb.id(), hx.id());  // warm-up: b and x move to where the solve runs and stay there
-    rt.wait_all();
-    for (int i = 0; i < t.runs; ++i) {
-      const double t0 = now_ms();
-      solver.submit(hb.id(), hx.id());
-      rt.wait_all();
-      resident.push_back(now_ms() - t0);
-    }
-  }
-  t.resident_ms = median(resident);
-
-  const std::string& scheme = solver.chosen_variant();
-  if (rt.cuda_workers() == 0 || scheme.rfind("cpu_", 0) == 0) {
-    t.kernel_note = "solves run on CPU workers";
-    return t;
-  }
-  SchemeTimingOptions o;
-  o.warmups = 2;
-  o.runs = t.runs;
-  o.tolerance = 1e-8;
-  const SchemeTimings k = time_schemes(solver.pattern().host_view(), b, x, {scheme}, o);
-  if (k.schemes.empty() || k.schemes[0].status != "ok") {
-    t.kernel_note = k.schemes.empty() ? k.reason : k.schemes[0].status + ": " + k.schemes[0].error;
-    return t;
-  }
-  t.kernel_ms = k.schemes[0].median_ms;
-  t.copy_ms = pageable_copy_ms(n, t.runs);
+  t.resident_ms = time_resident_solves(solver, rt, b, t.runs);
+  time_kernel_path(solver, rt, b, x, t.runs, t);
   return t;
 }
 

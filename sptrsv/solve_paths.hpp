@@ -26,6 +26,13 @@ struct SolvePathTimes {
 SolvePathTimes time_solve_paths(TriangularSolver& solver, rt::TaskRuntime& rt, const std::vector<double>& b,
                                 int runs);
 
+// The parts of it: the resident path's median (after one warm-up submit); and the kernel alone with
+// the copies, into t.kernel_ms / t.copy_ms / t.kernel_note (x: the solve's result, which the kernel's
+// output is checked against).
+double time_resident_solves(TriangularSolver& solver, rt::TaskRuntime& rt, const std::vector<double>& b, int runs);
+void time_kernel_path(TriangularSolver& solver, const rt::TaskRuntime& rt, const std::vector<double>& b,
+                      const std::vector<double>& x, int runs, SolvePathTimes& t);
+
 // Median milliseconds of copying n doubles host to device plus device to host, from and to pageable
 // host memory (cudaMemcpy), on CUDA device 0; 0 without CUDA.
 double pageable_copy_ms(std::size_t n, int runs);
