@@ -78,14 +78,10 @@ struct VectorDesc {
   // >= 0: ptr is memory of this CUDA device, which becomes the data's home (the StarPU runtime
   // copies it to wherever a task runs; InvalidArgument when no CUDA worker drives the device).
   int cuda_device = -1;
-  // Host memory: pin it for DMA while registered (when the runtime has GPUs). Off for buffers
-  // registered for one task, where pinning and unpinning cost more than the copies gain.
-  bool pin = true;
 };
 struct MatrixDesc {  // column-major doubles
   double* ptr;
   std::size_t ld, rows, cols;
-  bool pin = true;  // as VectorDesc::pin
 };
 struct CsrDesc {  // StarPU's CSR interface is 32-bit: nnz and rows below 2^32
   std::uint32_t rows, cols, nnz;

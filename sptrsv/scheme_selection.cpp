@@ -1,7 +1,11 @@
 // "auto" scheme selection: search with cache and timing table, model prediction, heuristic fallback.
 #include "sptrsv/scheme_selection.hpp"
 
+#include <sys/stat.h>
+
 #include <chrono>
+#include <map>
+#include <mutex>
 #include <optional>
 #include <random>
 
@@ -54,6 +58,29 @@ void search(const TriangularPattern& p, const SelectionOptions& o, const Selecti
   }
 }
 
+// The model in `path`, parsed once per version of the file (its size and modification time): the
+// selection runs at every analysis and should cost microseconds, not a parse.
+SchemeModel load_model(const std::string& path) {
+  struct Cached {
+    long long size = -1, mtime_ns = -1;
+    std::optional<SchemeModel> model;
+  };
+  static std::mutex mutex;
+  static std::map<std::string, Cached> cache;
+  struct stat st {};
+  const bool known = ::stat(path.c_str(), &st) == 0;
+  const long long size = known ? static_cast<long long>(st.st_size) : -1;
+  const long long mtime = known ? static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec : -1;
+  std::lock_guard<std::mutex> lock(mutex);
+  Cached& c = cache[path];
+  if (!c.model || c.size != size || c.mtime_ns != mtime) {
+    c.model = SchemeModel::load(path);
+    c.size = size;
+    c.mtime_ns = mtime;
+  }
+  return *c.model;
+}
+
 // The model's usable pick into s (true), else why not into s.note.
 bool model_pick(const std::optional<SchemeModel>& model, const TriangularFeatures& f,
                 const std::vector<std::string>& candidates, const SelectionStore& store, Selection& s) {
@@ -90,7 +117,7 @@ Selection select_scheme_by_model(const TriangularFeatures& f, const std::vector<
   if (!s.gpu.empty() && !candidates.empty()) {
     const SelectionStore store(resolve_perfmodel_dir(o.perfmodel_dir), s.gpu);
     std::optional<SchemeModel> model;
-    if (const std::optional<std::string> file = find_model_file(store)) model = SchemeModel::load(*file);
+    if (const std::optional<std::string> file = find_model_file(store)) model = load_model(*file);
     if (model_pick(model, f, candidates, store, s)) {
       s.seconds = since(t0);
       return s;
@@ -140,7 +167,7 @@ Selection select_scheme(const TriangularPattern& p, const SelectionOptions& o) {
   const std::optional<std::string> model_file = find_model_file(store);
   SelectMode mode = o.mode == SelectMode::Default ? (model_file ? SelectMode::Model : SelectMode::Search) : o.mode;
   std::optional<SchemeModel> model;
-  if (model_file) model = SchemeModel::load(*model_file);
+  if (model_file) model = load_model(*model_file);
   if (mode == SelectMode::Model) {
     if (model_pick(model, p.features(), candidates, store, s)) {
       s.seconds = since(t0);

@@ -69,17 +69,22 @@ SchemeTiming time_prepared_scheme(const std::string& name, cudaStream_t stream, 
 }
 
 std::string cuda_device_name() {
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-    cudaGetLastError();
-    return "";
-  }
-  cudaDeviceProp prop{};
-  if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) {
-    cudaGetLastError();
-    return "";
-  }
-  return prop.name;
+  // Once per process: cudaGetDeviceProperties queries every attribute (about a millisecond), and the
+  // selection asks for the name at each analysis.
+  static const std::string name = [] {
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+      cudaGetLastError();
+      return std::string();
+    }
+    cudaDeviceProp prop{};
+    if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) {
+      cudaGetLastError();
+      return std::string();
+    }
+    return std::string(prop.name);
+  }();
+  return name;
 }
 
 SchemeTimings time_schemes(const kernels::TriangularView& t, const std::vector<double>& b,

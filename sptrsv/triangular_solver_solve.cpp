@@ -25,10 +25,10 @@ void TriangularSolver::solve(const double* b, double* x, int nrhs, bool transpos
     b_copy.assign(b, b + ld * cols);
     b = b_copy.data();
   }
-  // Not pinned: pinning and unpinning the caller's vectors on every solve costs more than the
-  // pageable copies it would speed up (docs/benchmarks.md, SpTRSV solver path).
-  rt::DataHandle hb(rt_, rt_.register_matrix({const_cast<double*>(b), ld, ld, cols, /*pin=*/false}));  // Read only
-  rt::DataHandle hx(rt_, rt_.register_matrix({x, ld, ld, cols, /*pin=*/false}));
+  // Pinned for the call (when the runtime has GPUs): pinning, the DMA and unpinning cost a little less
+  // than a pageable copy of the same vector (docs/benchmarks.md, "SpTRSV as a user gets it").
+  rt::DataHandle hb = rt::make_matrix_handle(rt_, const_cast<double*>(b), ld, ld, cols);  // Read only
+  rt::DataHandle hx = rt::make_matrix_handle(rt_, x, ld, ld, cols);
   submit_solve(hb.id(), hx.id(), nrhs, transpose);
   rt_.wait_all();
   hx.reset();  // brings x home
