@@ -53,6 +53,8 @@ class Preconditioner {
   // Submits z = M^-1 r (z and r are distinct vectors of A's size).
   virtual void submit(RegisteredVector& r, RegisteredVector& z) = 0;
   virtual PreconditionerKind kind() const = 0;
+  // The SpTRSV schemes of its solves (IC(0): the lower one, then the upper one); empty for the others.
+  virtual std::vector<std::string> schemes() const { return {}; }
 };
 
 // Builds the preconditioner of `options.kind` for the square symmetric A (both triangles stored):

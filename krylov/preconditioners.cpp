@@ -63,6 +63,7 @@ class Ic0 final : public Preconditioner {
     upper_.submit(y_.id(), z.id());  // z = L^-T y
   }
   PreconditionerKind kind() const override { return PreconditionerKind::Ic0; }
+  std::vector<std::string> schemes() const override { return {lower_.chosen_variant(), upper_.chosen_variant()}; }
   const Csr& factor() const { return L_; }
 
  private:
