@@ -13,25 +13,13 @@
 namespace hetsparse::cli {
 namespace {
 
-codelets::SpmvCudaImpl parse_impl(const std::string& s) {
-  if (s == "own") return codelets::SpmvCudaImpl::Own;
-  if (s == "cusparse") return codelets::SpmvCudaImpl::Cusparse;
-  throw UsageError("hetsparse pcg: --cuda-kernel must be own or cusparse, not '" + s + "'");
-}
-
-// auto: every task on the GPU when there is a CUDA worker, else on the CPUs (vectors stay in one memory).
-rt::Where parse_where(const std::string& s, const rt::Runtime& r) {
-  if (s == "auto") return r.cuda_workers() > 0 ? rt::Where::Cuda : rt::Where::Cpu;
-  return parse_device(s, "hetsparse pcg");
-}
-
 krylov::PcgOptions pcg_options(const ArgParser& p, const rt::Runtime& r) {
   krylov::PcgOptions o;
   o.rtol = p.get_double("rtol");
   o.atol = p.get_double("atol");
   o.max_iterations = static_cast<int>(p.get_int("max-iterations"));
-  o.where = parse_where(p.get("device"), r);
-  o.spmv_cuda = parse_impl(p.get("cuda-kernel"));
+  o.where = parse_device_or_auto(p.get("device"), "hetsparse pcg", r.cuda_workers());
+  o.spmv_cuda = parse_spmv_cuda_impl(p.get("cuda-kernel"), "hetsparse pcg");
   o.time_phases = !p.has("no-phase-times");
   try {
     o.preconditioner.kind = krylov::parse_preconditioner(p.get("preconditioner"));

@@ -57,8 +57,7 @@ int main(int argc, char** argv) {
     krylov::PcgOptions o;
     o.rtol = 0;  // a fixed number of iterations
     o.max_iterations = static_cast<int>(p.get_int("iterations"));
-    o.where = p.get("device") == "auto" ? (runtime.cuda_workers() > 0 ? rt::Where::Cuda : rt::Where::Cpu)
-                                        : cli::parse_device(p.get("device"), "bench_pcg");
+    o.where = cli::parse_device_or_auto(p.get("device"), "bench_pcg", runtime.cuda_workers());
     o.preconditioner.kind = krylov::parse_preconditioner(p.get("preconditioner"));
     o.preconditioner.sptrsv.perfmodel_dir = runtime.options().perfmodel_dir;
     cli::Json j;

@@ -52,8 +52,8 @@ TEST(Pcg, InitialGuessesRepeatedSolvesAndPhases) {
   rt::Runtime r(test_runtime_options("eager", 2, 0));
   const Csr A = variable_coefficient_3d(12, 10, 9, 50.0, 4);
   krylov::PcgSolver pcg(r, A, pcg_options("ic0", rt::Where::Any, 1e-10));
-  const std::vector<double> b = random_unit_values(A.rows, 3);
-  std::vector<double> x = random_unit_values(A.rows, 4);  // a non-zero guess: r0 = b - A x0
+  const std::vector<double> b = random_rhs(A.rows, 3);
+  std::vector<double> x = random_rhs(A.rows, 4);  // a non-zero guess: r0 = b - A x0
   const krylov::PcgReport first = pcg.solve(b.data(), x.data());
   ASSERT_TRUE(first.converged);
   EXPECT_LE(ref::backward_error(A, x.data(), b.data()), 1e-10);
@@ -66,7 +66,7 @@ TEST(Pcg, InitialGuessesRepeatedSolvesAndPhases) {
   EXPECT_TRUE(again.converged);
   EXPECT_EQ(again.iterations, 0);
   // A new right-hand side on the same solver and registered vectors.
-  const std::vector<double> b2 = random_unit_values(A.rows, 5);
+  const std::vector<double> b2 = random_rhs(A.rows, 5);
   std::vector<double> x2(A.rows, 0.0);
   EXPECT_TRUE(pcg.solve(b2.data(), x2.data()).converged);
   EXPECT_LE(ref::backward_error(A, x2.data(), b2.data()), 1e-10);

@@ -62,7 +62,7 @@ TEST(PcgErrors, StopsAtTheIterationLimitAndOnBreakdown) {
   krylov::PcgOptions o = pcg_options("none", rt::Where::Any, 1e-12);
   o.max_iterations = 7;
   krylov::PcgSolver pcg(r, A, o);
-  const std::vector<double> b = random_unit_values(A.rows, 1);
+  const std::vector<double> b = random_rhs(A.rows, 1);
   std::vector<double> x(A.rows, 0.0);
   const krylov::PcgReport& rep = pcg.solve(b.data(), x.data());
   EXPECT_FALSE(rep.converged);

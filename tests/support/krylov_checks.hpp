@@ -5,23 +5,15 @@
 
 #include <algorithm>
 #include <cmath>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "krylov/pcg.hpp"
 #include "reference/sparse_reference.hpp"
+#include "tests/support/cholesky_checks.hpp"
 #include "tests/support/pcg_reference.hpp"
 
 namespace hetsparse::test {
-
-inline std::vector<double> random_unit_values(std::size_t n, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  std::vector<double> v(n);
-  for (double& e : v) e = u(rng);
-  return v;
-}
 
 inline krylov::PcgOptions pcg_options(const std::string& kind, rt::Where where, double rtol, double shift = 0) {
   krylov::PcgOptions o;
@@ -40,7 +32,7 @@ inline krylov::PcgOptions pcg_options(const std::string& kind, rt::Where where, 
 inline krylov::PcgReport expect_pcg_matches_reference(rt::TaskRuntime& r, const Csr& A, const std::string& kind,
                                                       rt::Where where, double rtol = 1e-10, double shift = 0,
                                                       double slack = 0.02) {
-  const std::vector<double> b = random_unit_values(static_cast<std::size_t>(A.rows), 17);
+  const std::vector<double> b = random_rhs(static_cast<std::size_t>(A.rows), 17);
   krylov::PcgSolver pcg(r, A, pcg_options(kind, where, rtol, shift));
   std::vector<double> x(b.size(), 0.0);
   const krylov::PcgReport rep = pcg.solve(b.data(), x.data());
