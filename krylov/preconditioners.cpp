@@ -57,6 +57,11 @@ class Ic0 final : public Preconditioner {
       : L_(ic0_factor(rt, A, o.ic0)), lower_(rt), upper_(rt), y_(rt, A.rows) {
     lower_.analyze(L_, Triangle::Lower, false, o.sptrsv);
     upper_.analyze(transpose(L_), Triangle::Upper, false, o.sptrsv);
+    // One solve each now: schemes prepared on first use (cuSPARSE, AG, powered) belong to the
+    // set-up, not to the first iteration.
+    RegisteredVector r(rt, static_cast<std::size_t>(A.rows)), z(rt, static_cast<std::size_t>(A.rows));
+    submit(r, z);
+    rt.wait_all();
   }
   void submit(RegisteredVector& r, RegisteredVector& z) override {
     lower_.submit(r.id(), y_.id());  // y = L^-1 r
