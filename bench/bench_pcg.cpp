@@ -47,7 +47,8 @@ int main(int argc, char** argv) {
   cli::add_runtime_options(p);
   p.option("preconditioner", "none|jacobi|ic0|cholesky", "M", "ic0")
       .option("iterations", "N", "PCG iterations to time (rtol 0: exactly N)", "100")
-      .option("device", "auto|any|cpu|gpu", "where every task runs", "auto");
+      .option("device", "auto|any|cpu|gpu", "where every task runs", "auto")
+      .option("variant", "NAME|auto", "SpTRSV scheme of the IC(0) solves on a CUDA worker", "auto");
   try {
     if (!p.parse(argc - 1, argv + 1)) return 0;
     const cli::MatrixInput in = cli::load_matrix_input(p);
@@ -60,6 +61,7 @@ int main(int argc, char** argv) {
     o.where = cli::parse_device_or_auto(p.get("device"), "bench_pcg", runtime.cuda_workers());
     o.preconditioner.kind = krylov::parse_preconditioner(p.get("preconditioner"));
     o.preconditioner.sptrsv.perfmodel_dir = runtime.options().perfmodel_dir;
+    o.preconditioner.sptrsv.variant = p.get("variant");
     cli::Json j;
     j.set("matrix", in.name).set("rows", static_cast<long long>(A.rows)).set("nnz", static_cast<long long>(A.nnz()))
         .set("preconditioner", p.get("preconditioner")).set("device", rt::to_string(o.where))
