@@ -16,12 +16,6 @@
 namespace hetsparse::cli {
 namespace {
 
-codelets::SpmvCudaImpl parse_impl(const std::string& s) {
-  if (s == "own") return codelets::SpmvCudaImpl::Own;
-  if (s == "cusparse") return codelets::SpmvCudaImpl::Cusparse;
-  throw UsageError("hetsparse spmv: --cuda-kernel must be own or cusparse, not '" + s + "'");
-}
-
 // NaN as soon as one difference is NaN (std::max would skip it and call a NaN result correct).
 double max_rel_diff(const std::vector<double>& y, const std::vector<double>& ref) {
   double num = 0, den = 0;
@@ -75,7 +69,7 @@ int cmd_spmv(int argc, char** argv) {
   so.blocks = static_cast<int>(p.get_int_in("blocks", 0, 1 << 20));
   if (so.blocks == 0) so.blocks = std::max<int>(1, static_cast<int>(runtime.workers().size()));
   so.where = parse_device(p.get("device"), "hetsparse spmv");
-  so.cuda_impl = parse_impl(p.get("cuda-kernel"));
+  so.cuda_impl = parse_spmv_cuda_impl(p.get("cuda-kernel"), "hetsparse spmv");
 
   DistributedSpmv spmv(runtime, A, x, y, so);
   // Warm-up product: moves A and x to where they run and lets history models learn.

@@ -7,4 +7,5 @@ int cmd_gen(int argc, char** argv);
 int cmd_spmv(int argc, char** argv);
 int cmd_cholesky(int argc, char** argv);
 int cmd_sptrsv(int argc, char** argv);
+int cmd_pcg(int argc, char** argv);
 }  // namespace hetsparse::cli

@@ -23,6 +23,7 @@ constexpr Command kCommands[] = {
     {"spmv", hetsparse::cli::cmd_spmv, "sparse matrix-vector products on CPUs and GPUs, checked and timed"},
     {"cholesky", hetsparse::cli::cmd_cholesky, "sparse Cholesky: analyze, factorize, solve, backward error"},
     {"sptrsv", hetsparse::cli::cmd_sptrsv, "sparse triangular solve: analysis, variant choice, residual, timing"},
+    {"pcg", hetsparse::cli::cmd_pcg, "preconditioned CG (none, Jacobi, IC(0), Cholesky) from SpMV and SpTRSV tasks"},
 };
 
 void usage(FILE* f) {

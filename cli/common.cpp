@@ -36,6 +36,17 @@ rt::Where parse_device(const std::string& value, const std::string& command) {
   throw UsageError(command + ": --device must be any, cpu or gpu, not '" + value + "'");
 }
 
+rt::Where parse_device_or_auto(const std::string& value, const std::string& command, int cuda_workers) {
+  if (value == "auto") return cuda_workers > 0 ? rt::Where::Cuda : rt::Where::Cpu;
+  return parse_device(value, command);
+}
+
+codelets::SpmvCudaImpl parse_spmv_cuda_impl(const std::string& value, const std::string& command) {
+  if (value == "own") return codelets::SpmvCudaImpl::Own;
+  if (value == "cusparse") return codelets::SpmvCudaImpl::Cusparse;
+  throw UsageError(command + ": --cuda-kernel must be own or cusparse, not '" + value + "'");
+}
+
 void add_runtime_options(ArgParser& p) {
   p.option("sched", "NAME", "StarPU scheduler (eager, lws, ws, dmda, dmdas, heteroprio, ...); "
                             "default: $STARPU_SCHED, else dmdas")

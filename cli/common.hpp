@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cli/args.hpp"
+#include "codelets/spmv/spmv_codelet.hpp"
 #include "runtime/starpu/runtime.hpp"
 #include "sparse/csr.hpp"
 
@@ -44,5 +45,10 @@ std::vector<double> random_vector(std::size_t n, std::uint64_t seed);
 
 // --device any|cpu|gpu as a per-task device restriction; `command` names the caller in the error.
 rt::Where parse_device(const std::string& value, const std::string& command);
+// The same with "auto": the GPU when the runtime has a CUDA worker, else the CPUs (keeps a solver's
+// vectors in one memory).
+rt::Where parse_device_or_auto(const std::string& value, const std::string& command, int cuda_workers);
+// --cuda-kernel own|cusparse: the SpMV codelet's CUDA implementation.
+codelets::SpmvCudaImpl parse_spmv_cuda_impl(const std::string& value, const std::string& command);
 
 }  // namespace hetsparse::cli

@@ -31,14 +31,26 @@ Json& Json::set(const std::string& key, const std::string& v) {
   return *this;
 }
 
-Json& Json::set(const std::string& key, double v) {
-  if (!std::isfinite(v)) {
-    fields_.emplace_back(key, "null");  // JSON has no NaN/Inf
-    return *this;
-  }
+namespace {
+
+std::string number(double v) {
+  if (!std::isfinite(v)) return "null";  // JSON has no NaN/Inf
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.17g", v);
-  fields_.emplace_back(key, buf);
+  return buf;
+}
+
+}  // namespace
+
+Json& Json::set(const std::string& key, double v) {
+  fields_.emplace_back(key, number(v));
+  return *this;
+}
+
+Json& Json::set(const std::string& key, const std::vector<double>& numbers) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < numbers.size(); ++i) s += (i ? "," : "") + number(numbers[i]);
+  fields_.emplace_back(key, s + "]");
   return *this;
 }
 

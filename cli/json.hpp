@@ -1,5 +1,5 @@
 // Minimal JSON object writer for --json output: keys in insertion order, strings escaped, numbers
-// printed with full precision, nested objects and arrays of objects.
+// printed with full precision, nested objects, arrays of objects and arrays of numbers.
 #pragma once
 #include <string>
 #include <utility>
@@ -17,6 +17,7 @@ class Json {
   Json& set(const std::string& key, bool v);
   Json& set(const std::string& key, const Json& object);
   Json& set(const std::string& key, const std::vector<Json>& array);
+  Json& set(const std::string& key, const std::vector<double>& numbers);  // non-finite ones as null
   std::string str() const;
 
  private:

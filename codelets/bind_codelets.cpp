@@ -12,6 +12,8 @@ void bind_spmv(rt::StarpuBindings&);
 void bind_supernode(rt::StarpuBindings&);
 void bind_sptrsv(rt::StarpuBindings&);
 void bind_sptrsv_levels(rt::StarpuBindings&);
+void bind_krylov(rt::StarpuBindings&);
+void bind_ic0(rt::StarpuBindings&);
 
 void bind_codelets(rt::StarpuBindings& b) {
   bind_gemm(b);
@@ -23,6 +25,8 @@ void bind_codelets(rt::StarpuBindings& b) {
   bind_supernode(b);
   bind_sptrsv(b);
   bind_sptrsv_levels(b);
+  bind_krylov(b);
+  bind_ic0(b);
 }
 
 }  // namespace hetsparse::codelets

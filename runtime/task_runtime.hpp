@@ -78,6 +78,9 @@ struct VectorDesc {
   // >= 0: ptr is memory of this CUDA device, which becomes the data's home (the StarPU runtime
   // copies it to wherever a task runs; InvalidArgument when no CUDA worker drives the device).
   int cuda_device = -1;
+  // Host memory: pin it for DMA while registered (when the runtime has GPUs). Off for a few bytes
+  // (a task's scalar result): pinning locks whole pages, and a stack variable must not be locked.
+  bool pin = true;
 };
 struct MatrixDesc {  // column-major doubles
   double* ptr;
@@ -142,6 +145,26 @@ class TaskRuntime {
   // ~2x faster on the 16-core node with them paused. Submitted tasks wait for resume_workers().
   virtual void pause_workers() {}
   virtual void resume_workers() {}
+  // Host access to a handle registered on host memory, between its tasks (a scalar a task reduced
+  // into, a vector the host fills): acquire_on_host waits for the tasks submitted so far that write
+  // it (with Write/ReadWrite also those that read it) and brings its up-to-date values into its host
+  // memory; tasks submitted on it afterwards wait for release_on_host, and see what the host wrote.
+  // The base waits for every task: enough for runtimes whose tasks work on the host memory itself.
+  virtual void acquire_on_host(HandleId, Access) { wait_all(); }
+  virtual void release_on_host(HandleId) {}
+};
+
+// A handle's host memory held for a scope (see TaskRuntime::acquire_on_host).
+class HostAccess {
+ public:
+  HostAccess(TaskRuntime& rt, HandleId id, Access mode) : rt_(rt), id_(id) { rt_.acquire_on_host(id_, mode); }
+  ~HostAccess() { rt_.release_on_host(id_); }
+  HostAccess(const HostAccess&) = delete;
+  HostAccess& operator=(const HostAccess&) = delete;
+
+ private:
+  TaskRuntime& rt_;
+  HandleId id_;
 };
 
 // Workers paused for a scope (see TaskRuntime::pause_workers).

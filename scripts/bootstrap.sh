@@ -36,7 +36,7 @@ NVCC=$(command -v nvcc || true); [ -n "$NVCC" ] || { [ -x /usr/local/cuda/bin/nv
 # 1. System packages (skipped when all are present).
 PKGS="build-essential cmake ninja-build pkg-config dpkg-dev libhwloc-dev libfxt-dev libopenblas-dev
 liblapacke-dev libmetis-dev libgtest-dev zlib1g-dev libsuitesparse-dev python3-matplotlib patchelf xz-utils
-clang libclang-rt-dev"  # clang + libFuzzer: scripts/fuzz.sh
+clang libclang-rt-dev pybind11-dev python3-dev python3-numpy python3-scipy python3-pytest"  # clang + libFuzzer: scripts/fuzz.sh; pybind11 + Debian's Python: python/
 [ "$VITE" = 1 ] && PKGS="$PKGS vite xvfb imagemagick xdotool"
 if [ "$APT" = 1 ]; then
   missing=""
@@ -73,6 +73,9 @@ echo "$STARPU_PREFIX" > "$CACHE/starpu-prefix"
 log "configuring hetsparse in $BUILD_DIR (StarPU: $STARPU_PREFIX)"
 cmake_args=(-S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE="$BUILD_TYPE" -DCMAKE_PREFIX_PATH="$STARPU_PREFIX")
 [ -n "$NVCC" ] && cmake_args+=(-DCMAKE_CUDA_COMPILER="$NVCC")
+# The Python module and its tests use the distribution's interpreter (numpy, scipy, pytest from apt),
+# not whatever python3 comes first on PATH (a pyenv one may lack them).
+[ -x /usr/bin/python3 ] && cmake_args+=(-DPython3_EXECUTABLE=/usr/bin/python3)
 PKG_CONFIG_PATH="$STARPU_PREFIX/lib/pkgconfig:${PKG_CONFIG_PATH:-}" cmake "${cmake_args[@]}" >/dev/null
 cmake --build "$BUILD_DIR" -j "$(nproc)"
 log "built: $BUILD_DIR/apps/hetsparse"

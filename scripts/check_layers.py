@@ -30,9 +30,9 @@ LAYERS = [
                      "codelets/*/*_workers.hpp", "codelets/bind_codelets.cpp"]),
     ("codelet-tasks", ["codelets/*"]),
     ("planners", ["planners/*"]),
-    ("solvers", ["cholesky/*", "sptrsv/*", "spmv/*"]),
+    ("solvers", ["cholesky/*", "sptrsv/*", "spmv/*", "krylov/*"]),
     ("cli", ["cli/*"]),
-    ("top", ["apps/*", "bench/*", "examples/*", "tests/*"]),
+    ("top", ["apps/*", "bench/*", "examples/*", "tests/*", "python/*"]),
 ]
 
 # What each layer may include besides itself.

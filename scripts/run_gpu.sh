@@ -34,7 +34,7 @@ step nvidia-smi nvidia-smi
 step info hetsparse info
 if [ "$TESTS" = 1 ]; then
 # The CUDA test executables (tests/*/ kind cuda); every other test_* runs as a CPU suite below.
-GPU_TESTS="test_kernels_cuda test_codelets_cuda test_sptrsv_cuda test_cholesky_cuda"
+GPU_TESTS="test_kernels_cuda test_codelets_cuda test_sptrsv_cuda test_cholesky_cuda test_krylov_cuda"
 # One step per group of suites, so that no step outgrows STEP_TIMEOUT: name|executable|gtest filter
 # of the step|racecheck's filter. Steps with a racecheck filter are the pure CUDA kernels (no StarPU):
 # they also run under compute-sanitizer memcheck (the step's filter) and racecheck (its own filter:
@@ -43,12 +43,14 @@ GPU_TESTS="test_kernels_cuda test_codelets_cuda test_sptrsv_cuda test_cholesky_c
 GPU_STEPS=(
   "dense_spmv|test_kernels_cuda|Dense*:Spmv*|Dense*:Spmv*"
   "supernode|test_kernels_cuda|Supernode*|Supernode*"
-  "sptrsv|test_kernels_cuda|-Dense*:Spmv*:Supernode*|*EveryVariantMatchesReference/anchor_rmat_12_8:*EveryVariantMatchesReference/banded_narrow:*EveryVariantMatchesReference/power_law_hubs:*EveryVariantMatchesReference/dense_lower_300"
+  "ic0|test_kernels_cuda|Ic0Cuda.*|Ic0Cuda.*"
+  "sptrsv|test_kernels_cuda|-Dense*:Spmv*:Supernode*:Ic0Cuda.*|*EveryVariantMatchesReference/anchor_rmat_12_8:*EveryVariantMatchesReference/banded_narrow:*EveryVariantMatchesReference/power_law_hubs:*EveryVariantMatchesReference/dense_lower_300"
   "ag|test_sptrsv_cuda|*AgCuda*|AgCudaSmall.HandPicked*:AgCudaSmall.InPlaceSolve:AgCudaSmall.RejectsBadArguments"
   "powered|test_sptrsv_cuda|SptrsvPoweredCuda.*|SptrsvPoweredCuda.RhsPass*:SptrsvPoweredCuda.Refused*"
   "solver|test_sptrsv_cuda|-*AgCuda*:SptrsvPoweredCuda.*|"
   "all|test_codelets_cuda|*|"
   "all|test_cholesky_cuda|*|"
+  "all|test_krylov_cuda|*|"
 )
 for row in "${GPU_STEPS[@]}"; do
   IFS='|' read -r part t filter race <<< "$row"

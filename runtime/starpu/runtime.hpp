@@ -67,6 +67,8 @@ class Runtime final : public TaskRuntime {
   void write_back_when_done(HandleId) override;
   void pause_workers() override;
   void resume_workers() override;
+  void acquire_on_host(HandleId, Access) override;
+  void release_on_host(HandleId) override;
 
  private:
   struct Impl;

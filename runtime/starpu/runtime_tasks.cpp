@@ -7,6 +7,7 @@
 #include <string>
 
 #include "codelets/support/starpu_binding.hpp"
+#include "codelets/support/task_errors.hpp"
 #include "hetsparse/error.hpp"
 #include "runtime/starpu/runtime.hpp"
 #include "runtime/starpu/runtime_impl.hpp"
@@ -115,7 +116,7 @@ HandleId Runtime::register_vector(const VectorDesc& d) {
   const bool on_gpu = d.cuda_device >= 0;
   const int node = on_gpu ? cuda_memory_node(d.cuda_device) : STARPU_MAIN_RAM;
   starpu_vector_data_register(&e.handle, node, reinterpret_cast<uintptr_t>(d.ptr), d.n, d.elem_size);
-  if (!on_gpu && pin_ && !impl_->inside_pinned_range(d.ptr, d.n * d.elem_size)) {
+  if (!on_gpu && pin_ && d.pin && !impl_->inside_pinned_range(d.ptr, d.n * d.elem_size)) {
     Impl::pin_range(e, d.ptr, d.n * d.elem_size);
   }
   std::lock_guard<std::mutex> lock(impl_->mutex);
@@ -163,6 +164,32 @@ void Runtime::unregister(HandleId id) {
   }
   starpu_data_unregister(e.handle);  // waits for the tasks and brings the data home
   if (e.pinned) starpu_memory_unpin(e.pinned, e.pinned_bytes);
+}
+
+void Runtime::acquire_on_host(HandleId id, Access mode) {
+  if (mode == Access::Scratch || mode == Access::Commute)
+    throw InvalidArgument("acquire_on_host: the access must be Read, Write or ReadWrite");
+  starpu_data_handle_t h;
+  {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    h = impl_->entry(id).handle;
+  }
+  check_starpu(starpu_data_acquire(h, to_starpu(mode)), "starpu_data_acquire of handle " + std::to_string(id));
+  try {
+    rethrow_task_error();  // a failed writer leaves nothing worth reading
+  } catch (...) {
+    starpu_data_release(h);
+    throw;
+  }
+}
+
+void Runtime::release_on_host(HandleId id) {
+  starpu_data_handle_t h;
+  {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    h = impl_->entry(id).handle;
+  }
+  starpu_data_release(h);
 }
 
 void Runtime::submit(TaskSpec spec) {

@@ -1,0 +1,41 @@
+// StarPU glue for XPBY and the diagonal scaling: kernels/krylov on the host or the worker's stream.
+#include "codelets/krylov/krylov_codelet.hpp"
+#include "codelets/support/cuda_libraries.hpp"
+#include "codelets/support/starpu_binding.hpp"
+#include "codelets/support/task_buffers.hpp"
+#include "kernels/krylov/krylov.hpp"
+
+namespace hetsparse::codelets {
+namespace {
+
+struct XpbyTasks {
+  static void cpu(void* b[], void* cl_arg) {
+    const auto a = rt::task_args<KrylovArgs>(cl_arg);
+    kernels::xpby_cpu(a.n, rt::vector_ptr(b[0]), a.beta, rt::vector_ptr(b[1]));
+  }
+  static void cuda(void* b[], void* cl_arg) {
+    const auto a = rt::task_args<KrylovArgs>(cl_arg);
+    kernels::xpby_cuda(rt::cuda::local_stream(), a.n, rt::vector_ptr(b[0]), a.beta, rt::vector_ptr(b[1]));
+  }
+};
+
+struct DiagScaleTasks {
+  static void cpu(void* b[], void* cl_arg) {
+    const auto a = rt::task_args<KrylovArgs>(cl_arg);
+    kernels::diag_scale_cpu(a.n, rt::vector_ptr(b[0]), rt::vector_ptr(b[1]), rt::vector_ptr(b[2]));
+  }
+  static void cuda(void* b[], void* cl_arg) {
+    const auto a = rt::task_args<KrylovArgs>(cl_arg);
+    kernels::diag_scale_cuda(rt::cuda::local_stream(), a.n, rt::vector_ptr(b[0]), rt::vector_ptr(b[1]),
+                             rt::vector_ptr(b[2]));
+  }
+};
+
+}  // namespace
+
+void bind_krylov(rt::StarpuBindings& b) {
+  b.bind<XpbyTasks>(xpby_kernel());
+  b.bind<DiagScaleTasks>(diag_scale_kernel());
+}
+
+}  // namespace hetsparse::codelets

@@ -1,0 +1,157 @@
+#include "krylov/pcg.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <string>
+
+#include "codelets/krylov/krylov_codelet.hpp"
+#include "codelets/vector/vector_codelet.hpp"
+#include "hetsparse/error.hpp"
+#include "kernels/vector/vector.hpp"
+
+namespace hetsparse::krylov {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+const Csr& checked(const Csr& A, const PcgOptions& o) {
+  if (A.rows != A.cols)
+    throw InvalidArgument("PCG: the matrix must be square, not " + std::to_string(A.rows) + " x " +
+                          std::to_string(A.cols));
+  if (!(o.rtol >= 0) || !(o.atol >= 0)) throw InvalidArgument("PCG: rtol and atol must be >= 0");
+  if (o.max_iterations < 0) throw InvalidArgument("PCG: max_iterations must be >= 0");
+  return A;
+}
+
+sptrsv::SolveDevice solve_device(rt::Where w) {
+  switch (w) {
+    case rt::Where::Cpu: return sptrsv::SolveDevice::Cpu;
+    case rt::Where::Cuda: return sptrsv::SolveDevice::Gpu;
+    case rt::Where::Any: break;
+  }
+  return sptrsv::SolveDevice::Auto;
+}
+
+}  // namespace
+
+struct PcgSolver::Vectors {
+  Vectors(rt::TaskRuntime& rt, std::size_t n)
+      : x(rt, n), r(rt, n), z(rt, n), p(rt, n), q(rt, n), pq(rt, 1), rnorm(rt, 1), rz(rt, 1) {}
+  RegisteredVector x, r, z, p, q;
+  RegisteredVector pq, rnorm, rz;  // the scalars the host reads back
+};
+
+PcgSolver::PcgSolver(rt::TaskRuntime& rt, const Csr& A, const PcgOptions& options)
+    : rt_(rt), options_(options), n_(A.rows), A32_(checked(A, options)) {
+  const auto t0 = Clock::now();
+  A_ = rt::make_csr_handle(rt_, A32_);
+  PreconditionerOptions po = options_.preconditioner;
+  po.where = po.ic0.where = options_.where;
+  po.sptrsv.device = solve_device(options_.where);
+  precond_ = make_preconditioner(rt_, A, po);
+  v_ = std::make_unique<Vectors>(rt_, static_cast<std::size_t>(n_));
+  rt_.wait_all();
+  setup_s_ = seconds_since(t0);
+}
+
+PcgSolver::~PcgSolver() = default;
+
+const PcgReport& PcgSolver::solve(const double* b, double* x) {
+  const auto start = Clock::now();
+  report_ = PcgReport{};
+  Vectors& v = *v_;
+  const int n = n_;
+  const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(double);
+  auto task = [this](const char* name) {
+    rt::TaskOptions o;
+    o.name = name;
+    o.where = options_.where;
+    return o;
+  };
+  auto read = [this](RegisteredVector& s) {
+    rt::HostAccess a(rt_, s.id(), rt::Access::Read);
+    return s.host()[0];
+  };
+  // Runs one phase of the iteration and adds its time to `seconds`.
+  auto phase = [this](double& seconds, auto&& work) {
+    const auto t = Clock::now();
+    work();
+    if (options_.time_phases) rt_.wait_all();
+    seconds += seconds_since(t);
+  };
+
+  {
+    rt::HostAccess hr(rt_, v.r.id(), rt::Access::Write);
+    std::memcpy(v.r.host(), b, bytes);
+  }
+  {
+    rt::HostAccess hx(rt_, v.x.id(), rt::Access::Write);
+    std::memcpy(v.x.host(), x, bytes);
+  }
+  const bool zero_guess = std::all_of(x, x + n, [](double e) { return e == 0.0; });
+  report_.b_norm = kernels::nrm2_cpu(n, b);
+  report_.tolerance = std::max(options_.rtol * report_.b_norm, options_.atol);
+  double rnorm = 0, rz = 0;
+  phase(report_.spmv_s, [&] {
+    if (!zero_guess) codelets::insert_spmv(rt_, task("spmv_r0"), A_.id(), v.x.id(), v.r.id(), -1.0, 1.0,
+                                           options_.spmv_cuda);  // r = b - A x0
+  });
+  phase(report_.vector_s, [&] {
+    codelets::insert_nrm2(rt_, task("nrm2"), n, v.r.id(), v.rnorm.id());
+    rnorm = read(v.rnorm);
+  });
+  report_.residual_norms.push_back(rnorm);
+  report_.converged = rnorm <= report_.tolerance;
+  auto precondition = [&] {
+    phase(report_.precond_s, [&] { precond_->submit(v.r, v.z); });
+    phase(report_.vector_s, [&] {
+      codelets::insert_dot(rt_, task("dot_rz"), n, v.r.id(), v.z.id(), v.rz.id());
+      rz = read(v.rz);
+    });
+    report_.breakdown = !(rz > 0);
+  };
+  if (!report_.converged && options_.max_iterations > 0) {
+    precondition();
+    if (!report_.breakdown) phase(report_.vector_s, [&] { codelets::insert_xpby(rt_, task("p=z"), n, v.z.id(), 0.0, v.p.id()); });
+  }
+  while (!report_.converged && !report_.breakdown && report_.iterations < options_.max_iterations) {
+    phase(report_.spmv_s, [&] {
+      codelets::insert_spmv(rt_, task("spmv"), A_.id(), v.p.id(), v.q.id(), 1.0, 0.0, options_.spmv_cuda);
+    });
+    double pq = 0;
+    phase(report_.vector_s, [&] {
+      codelets::insert_dot(rt_, task("dot_pq"), n, v.p.id(), v.q.id(), v.pq.id());
+      pq = read(v.pq);
+    });
+    if (!(pq > 0)) {
+      report_.breakdown = true;
+      break;
+    }
+    const double alpha = rz / pq;
+    phase(report_.vector_s, [&] {
+      codelets::insert_axpy(rt_, task("axpy_x"), n, alpha, v.p.id(), v.x.id());
+      codelets::insert_axpy(rt_, task("axpy_r"), n, -alpha, v.q.id(), v.r.id());
+      codelets::insert_nrm2(rt_, task("nrm2"), n, v.r.id(), v.rnorm.id());
+      rnorm = read(v.rnorm);
+    });
+    ++report_.iterations;
+    report_.residual_norms.push_back(rnorm);
+    report_.converged = rnorm <= report_.tolerance;
+    if (report_.converged || report_.iterations == options_.max_iterations) break;
+    const double rz_old = rz;
+    precondition();
+    if (report_.breakdown) break;
+    phase(report_.vector_s, [&] { codelets::insert_xpby(rt_, task("xpby_p"), n, v.z.id(), rz / rz_old, v.p.id()); });
+  }
+  {
+    rt::HostAccess hx(rt_, v.x.id(), rt::Access::Read);
+    std::memcpy(x, v.x.host(), bytes);
+  }
+  report_.relative_residual = report_.b_norm > 0 ? rnorm / report_.b_norm : rnorm;
+  report_.solve_s = seconds_since(start);
+  return report_;
+}
+
+}  // namespace hetsparse::krylov

@@ -1,0 +1,82 @@
+// Preconditioned conjugate gradients on the task runtime: A registered once, the iteration's vectors
+// registered once per solver, every operation a task (SpMV: the spmv codelet; preconditioner:
+// preconditioner.hpp; dot/nrm2/axpy/xpby: codelets/vector, codelets/krylov). Only the three scalar
+// reductions of an iteration (p.q, ||r||, r.z) come back to the host, which needs them for the
+// next tasks' arguments and the stopping test.
+//
+//   krylov::PcgSolver pcg(runtime, A, {});          // A: both triangles; IC(0) by default
+//   const krylov::PcgReport& rep = pcg.solve(b.data(), x.data());   // x: initial guess -> solution
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "codelets/spmv/spmv_codelet.hpp"
+#include "krylov/preconditioner.hpp"
+#include "runtime/csr32.hpp"
+#include "runtime/task_runtime.hpp"
+#include "sparse/csr.hpp"
+
+namespace hetsparse::krylov {
+
+struct PcgOptions {
+  // Stop when ||r_k||_2 <= max(rtol ||b||_2, atol) (r_k the recursively updated residual, as scipy's cg).
+  double rtol = 1e-8;
+  double atol = 0.0;
+  int max_iterations = 1000;
+  // Device restriction of every task of the iteration (SpMV, vector operations, Jacobi, the IC(0)
+  // factorization and solves): Any leaves it to the scheduler, which may move the vectors between
+  // devices; Cuda or Cpu keeps them in one memory.
+  rt::Where where = rt::Where::Any;
+  codelets::SpmvCudaImpl spmv_cuda = codelets::SpmvCudaImpl::Own;
+  // Wait after the SpMV, the preconditioner and the vector updates too, so that each phase's time is
+  // its own (PcgReport's split); off, an iteration waits only for its three scalars.
+  bool time_phases = true;
+  // .where, .ic0.where and .sptrsv.device are set from `where` by the solver.
+  PreconditionerOptions preconditioner;
+};
+
+struct PcgReport {
+  bool converged = false;
+  bool breakdown = false;  // p.q <= 0 or r.z <= 0: A (or M) is not positive definite
+  int iterations = 0;      // SpMV products with the search direction
+  std::vector<double> residual_norms;  // ||r_k||_2 for k = 0 .. iterations
+  double b_norm = 0, tolerance = 0;
+  double relative_residual = 0;  // ||r_final|| / ||b|| (recursive residual)
+  // Wall-clock seconds: the solve, and (time_phases) its split; vector = dot, nrm2, axpy, xpby and
+  // the scalar read-backs. Each includes the runtime's task overheads.
+  double solve_s = 0, spmv_s = 0, precond_s = 0, vector_s = 0;
+};
+
+class PcgSolver {
+ public:
+  // Registers A (square; symmetric positive definite, both triangles stored: symmetry is not
+  // checked) and builds the preconditioner. The runtime must outlive the solver.
+  PcgSolver(rt::TaskRuntime& rt, const Csr& A, const PcgOptions& options = {});
+  ~PcgSolver();
+  PcgSolver(const PcgSolver&) = delete;
+  PcgSolver& operator=(const PcgSolver&) = delete;
+
+  // Solves A x = b; x holds the initial guess on entry (zeros if there is none) and the last iterate
+  // on return, converged or not (see the report).
+  const PcgReport& solve(const double* b, double* x);
+  const PcgReport& report() const { return report_; }
+  double setup_seconds() const { return setup_s_; }  // registering A and building the preconditioner
+  const Preconditioner& preconditioner() const { return *precond_; }
+  const PcgOptions& options() const { return options_; }
+  index_t rows() const { return n_; }
+
+ private:
+  struct Vectors;
+  rt::TaskRuntime& rt_;
+  PcgOptions options_;
+  index_t n_ = 0;
+  rt::Csr32 A32_;
+  rt::DataHandle A_;
+  std::unique_ptr<Preconditioner> precond_;
+  std::unique_ptr<Vectors> v_;
+  PcgReport report_;
+  double setup_s_ = 0;
+};
+
+}  // namespace hetsparse::krylov

@@ -1,0 +1,146 @@
+// The preconditioners of preconditioner.hpp.
+#include <cstring>
+#include <string>
+
+#include "codelets/krylov/krylov_codelet.hpp"
+#include "hetsparse/error.hpp"
+#include "krylov/preconditioner.hpp"
+#include "sparse/convert.hpp"
+
+namespace hetsparse::krylov {
+namespace {
+
+class Identity final : public Preconditioner {
+ public:
+  explicit Identity(rt::TaskRuntime& rt) : rt_(rt) {}
+  void submit(RegisteredVector& r, RegisteredVector& z) override {
+    rt::TaskOptions o;
+    o.name = "precond_copy";
+    codelets::insert_xpby(rt_, o, static_cast<int>(r.size()), r.id(), 0.0, z.id());  // z = r
+  }
+  PreconditionerKind kind() const override { return PreconditionerKind::None; }
+
+ private:
+  rt::TaskRuntime& rt_;
+};
+
+class Jacobi final : public Preconditioner {
+ public:
+  Jacobi(rt::TaskRuntime& rt, const Csr& A, rt::Where where) : rt_(rt), where_(where), inv_diag_(rt, A.rows) {
+    rt::HostAccess w(rt_, inv_diag_.id(), rt::Access::Write);
+    double* d = inv_diag_.host();
+    for (index_t i = 0; i < A.rows; ++i) {
+      double a = 0;
+      for (offset_t t = A.rowptr[i]; t < A.rowptr[i + 1]; ++t)
+        if (A.colind[t] == i) a += A.values[t];
+      if (!(a > 0)) throw NotPositiveDefinite(i, "Jacobi preconditioner: non-positive diagonal entry");
+      d[i] = 1.0 / a;
+    }
+  }
+  void submit(RegisteredVector& r, RegisteredVector& z) override {
+    rt::TaskOptions o;
+    o.name = "jacobi";
+    o.where = where_;
+    codelets::insert_diag_scale(rt_, o, static_cast<int>(r.size()), inv_diag_.id(), r.id(), z.id());
+  }
+  PreconditionerKind kind() const override { return PreconditionerKind::Jacobi; }
+
+ private:
+  rt::TaskRuntime& rt_;
+  rt::Where where_;
+  RegisteredVector inv_diag_;
+};
+
+class Ic0 final : public Preconditioner {
+ public:
+  Ic0(rt::TaskRuntime& rt, const Csr& A, const PreconditionerOptions& o)
+      : L_(ic0_factor(rt, A, o.ic0)), lower_(rt), upper_(rt), y_(rt, A.rows) {
+    lower_.analyze(L_, Triangle::Lower, false, o.sptrsv);
+    upper_.analyze(transpose(L_), Triangle::Upper, false, o.sptrsv);
+    // One solve each now: schemes prepared on first use (cuSPARSE, AG, powered) belong to the
+    // set-up, not to the first iteration.
+    RegisteredVector r(rt, static_cast<std::size_t>(A.rows)), z(rt, static_cast<std::size_t>(A.rows));
+    submit(r, z);
+    rt.wait_all();
+  }
+  void submit(RegisteredVector& r, RegisteredVector& z) override {
+    lower_.submit(r.id(), y_.id());  // y = L^-1 r
+    upper_.submit(y_.id(), z.id());  // z = L^-T y
+  }
+  PreconditionerKind kind() const override { return PreconditionerKind::Ic0; }
+  std::vector<std::string> schemes() const override { return {lower_.chosen_variant(), upper_.chosen_variant()}; }
+  const Csr& factor() const { return L_; }
+
+ private:
+  Csr L_;
+  sptrsv::TriangularSolver lower_, upper_;
+  RegisteredVector y_;
+};
+
+class CompleteCholesky final : public Preconditioner {
+ public:
+  CompleteCholesky(rt::TaskRuntime& rt, const Csr& A, const PreconditionerOptions& o)
+      : rt_(rt), chol_(rt), work_(static_cast<std::size_t>(A.rows)) {
+    cholesky::AnalyzeOptions ao = o.cholesky;
+    ao.input = cholesky::InputTriangle::Lower;
+    const Csr lower = triangle(A, Triangle::Lower);
+    chol_.analyze(lower, ao);
+    chol_.factorize(lower);
+  }
+  // The supernodal solve works on host arrays: r comes home, x goes back as z's new host values.
+  void submit(RegisteredVector& r, RegisteredVector& z) override {
+    const std::size_t bytes = r.size() * sizeof(double);
+    {
+      rt::HostAccess in(rt_, r.id(), rt::Access::Read);
+      std::memcpy(work_.data(), r.host(), bytes);
+    }
+    chol_.solve(work_);
+    rt::HostAccess out(rt_, z.id(), rt::Access::Write);
+    std::memcpy(z.host(), work_.data(), bytes);
+  }
+  PreconditionerKind kind() const override { return PreconditionerKind::Cholesky; }
+
+ private:
+  rt::TaskRuntime& rt_;
+  cholesky::CholeskySolver chol_;
+  std::vector<double> work_;
+};
+
+}  // namespace
+
+PreconditionerKind parse_preconditioner(const std::string& name) {
+  if (name == "none") return PreconditionerKind::None;
+  if (name == "jacobi") return PreconditionerKind::Jacobi;
+  if (name == "ic0") return PreconditionerKind::Ic0;
+  if (name == "cholesky") return PreconditionerKind::Cholesky;
+  throw InvalidArgument("unknown preconditioner '" + name + "' (none, jacobi, ic0 or cholesky)");
+}
+
+const char* to_string(PreconditionerKind k) {
+  switch (k) {
+    case PreconditionerKind::None: return "none";
+    case PreconditionerKind::Jacobi: return "jacobi";
+    case PreconditionerKind::Ic0: return "ic0";
+    case PreconditionerKind::Cholesky: return "cholesky";
+  }
+  return "?";
+}
+
+std::unique_ptr<Preconditioner> make_preconditioner(rt::TaskRuntime& rt, const Csr& A,
+                                                    const PreconditionerOptions& options) {
+  std::unique_ptr<Preconditioner> p;
+  switch (options.kind) {
+    case PreconditionerKind::None: p = std::make_unique<Identity>(rt); break;
+    case PreconditionerKind::Jacobi: p = std::make_unique<Jacobi>(rt, A, options.where); break;
+    case PreconditionerKind::Ic0: p = std::make_unique<Ic0>(rt, A, options); break;
+    case PreconditionerKind::Cholesky: p = std::make_unique<CompleteCholesky>(rt, A, options); break;
+  }
+  return p;
+}
+
+const Csr* ic0_factor_of(const Preconditioner& p) {
+  const auto* ic0 = dynamic_cast<const Ic0*>(&p);
+  return ic0 ? &ic0->factor() : nullptr;
+}
+
+}  // namespace hetsparse::krylov
