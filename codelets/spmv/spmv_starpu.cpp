@@ -11,19 +11,13 @@
 namespace hetsparse::codelets {
 namespace {
 
-kernels::CsrView csr_view(void* buffer) {
-  return {STARPU_CSR_GET_NROW(buffer), STARPU_CSR_GET_NNZ(buffer),
-          reinterpret_cast<const std::uint32_t*>(STARPU_CSR_GET_ROWPTR(buffer)),
-          reinterpret_cast<const std::uint32_t*>(STARPU_CSR_GET_COLIND(buffer)),
-          reinterpret_cast<const double*>(STARPU_CSR_GET_NZVAL(buffer)), STARPU_CSR_GET_FIRSTENTRY(buffer)};
-}
 const double* vec_in(void* b) { return rt::vector_ptr(b); }
 double* vec_out(void* b) { return rt::vector_ptr(b); }
 
 struct SpmvTasks {
   static void cpu(void* buffers[], void* cl_arg) {
     const auto a = rt::task_args<SpmvArgs>(cl_arg);
-    kernels::spmv_cpu(csr_view(buffers[0]), vec_in(buffers[1]), vec_out(buffers[2]), a.alpha, a.beta);
+    kernels::spmv_cpu(rt::csr_view(buffers[0]), vec_in(buffers[1]), vec_out(buffers[2]), a.alpha, a.beta);
   }
   static void cuda(void* buffers[], void* cl_arg) {
     const auto a = rt::task_args<SpmvArgs>(cl_arg);
@@ -35,11 +29,11 @@ struct SpmvTasks {
         kernels::CusparseWorkspace ws{w.ptr, w.bytes};
         ~Lend() { w = {ws.ptr, ws.bytes}; }
       } lend{rt::cuda::local_workspace()};
-      kernels::spmv_cusparse(rt::cuda::local_cusparse(), s, csr_view(buffers[0]),
+      kernels::spmv_cusparse(rt::cuda::local_cusparse(), s, rt::csr_view(buffers[0]),
                              static_cast<std::uint32_t>(STARPU_VECTOR_GET_NX(buffers[1])), vec_in(buffers[1]),
                              vec_out(buffers[2]), a.alpha, a.beta, lend.ws);
     } else {
-      kernels::spmv_cuda(s, csr_view(buffers[0]), vec_in(buffers[1]), vec_out(buffers[2]), a.alpha, a.beta);
+      kernels::spmv_cuda(s, rt::csr_view(buffers[0]), vec_in(buffers[1]), vec_out(buffers[2]), a.alpha, a.beta);
     }
   }
 };
