@@ -56,7 +56,8 @@ Json topology_json(const planners::SpmvTopology& t) {
   std::vector<Json> domains;
   for (const planners::SpmvDomain& d : t.domains) {
     std::vector<Json> gpus;
-    for (const planners::SpmvGpu& g : d.gpus) gpus.push_back(Json().set("device", g.device).set("bytes_per_s", g.bytes_per_s));
+    for (const planners::SpmvGpu& g : d.gpus)
+      gpus.push_back(Json().set("device", g.device).set("bytes_per_s", g.bytes_per_s));
     domains.push_back(Json()
                           .set("numa", d.numa)
                           .set("gpus", gpus)

@@ -53,7 +53,7 @@ struct TaskSpec {
   std::vector<DataAccess> data;
   std::vector<unsigned char> args;  // a trivially copyable argument struct, byte-copied
   double flops = 0.0;               // for GFLOP/s statistics
-  WorkerPin workers;                // none by default (last: aggregate initialisers stay valid)
+  WorkerPin workers{};              // none by default (last: aggregate initialisers stay valid)
 
   template <class Args>
   void set_args(const Args& a) {
@@ -110,7 +110,7 @@ struct TaskOptions {
   int priority = 0;
   Where where = Where::Any;
   double flops = -1.0;  // < 0: the kernel's own count
-  WorkerPin workers;    // none by default (last: aggregate initialisers stay valid)
+  WorkerPin workers{};  // none by default (last: aggregate initialisers stay valid)
 };
 
 // InvalidArgument naming the task when its workers contradict its Where or its kernel's devices.

@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "codelets/spmv/spmv_codelet.hpp"
+#include "codelets/spmv/spmv_workers.hpp"
 #include "codelets/support/cuda_libraries.hpp"
 #include "codelets/support/starpu_binding.hpp"
 #include "codelets/support/task_buffers.hpp"
@@ -23,15 +24,8 @@ struct SpmvTasks {
     const auto a = rt::task_args<SpmvArgs>(cl_arg);
     cudaStream_t s = rt::cuda::local_stream();
     if (a.cuda_impl == SpmvCudaImpl::Cusparse) {
-      // The kernel may free and regrow the worker's workspace: hand the block back on every exit path.
-      struct Lend {
-        rt::cuda::DeviceWorkspace& w;
-        kernels::CusparseWorkspace ws{w.ptr, w.bytes};
-        ~Lend() { w = {ws.ptr, ws.bytes}; }
-      } lend{rt::cuda::local_workspace()};
-      kernels::spmv_cusparse(rt::cuda::local_cusparse(), s, rt::csr_view(buffers[0]),
-                             static_cast<std::uint32_t>(STARPU_VECTOR_GET_NX(buffers[1])), vec_in(buffers[1]),
-                             vec_out(buffers[2]), a.alpha, a.beta, lend.ws);
+      spmv_cusparse_on_worker(rt::csr_view(buffers[0]), static_cast<std::uint32_t>(STARPU_VECTOR_GET_NX(buffers[1])),
+                              vec_in(buffers[1]), vec_out(buffers[2]), a.alpha, a.beta);
     } else {
       kernels::spmv_cuda(s, rt::csr_view(buffers[0]), vec_in(buffers[1]), vec_out(buffers[2]), a.alpha, a.beta);
     }

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "codelets/spmv/spmv_workers.hpp"
 #include "codelets/spmv_part/spmv_part_codelet.hpp"
 #include "codelets/support/cuda_libraries.hpp"
 #include "codelets/support/starpu_binding.hpp"
@@ -17,7 +18,8 @@ namespace {
 struct SpmvPartTasks {
   static void cpu(void* buffers[], void* cl_arg) {
     const auto a = rt::task_args<SpmvPartArgs>(cl_arg);
-    kernels::spmv_cpu(rt::csr_view(buffers[0]), rt::vector_ptr(buffers[2]), rt::vector_ptr(buffers[3]), a.alpha, a.beta);
+    kernels::spmv_cpu(rt::csr_view(buffers[0]), rt::vector_ptr(buffers[2]), rt::vector_ptr(buffers[3]), a.alpha,
+                      a.beta);
   }
   static void cuda(void* buffers[], void* cl_arg) {
     const auto a = rt::task_args<SpmvPartArgs>(cl_arg);
@@ -26,14 +28,7 @@ struct SpmvPartTasks {
     const double* x = rt::vector_ptr(buffers[2]);
     double* y = rt::vector_ptr(buffers[3]);
     if (a.cuda_impl == SpmvCudaImpl::Cusparse) {
-      // The kernel may free and regrow the worker's workspace: hand the block back on every exit path.
-      struct Lend {
-        rt::cuda::DeviceWorkspace& w;
-        kernels::CusparseWorkspace ws{w.ptr, w.bytes};
-        ~Lend() { w = {ws.ptr, ws.bytes}; }
-      } lend{rt::cuda::local_workspace()};
-      kernels::spmv_cusparse(rt::cuda::local_cusparse(), s, A, static_cast<std::uint32_t>(STARPU_VECTOR_GET_NX(buffers[2])),
-                             x, y, a.alpha, a.beta, lend.ws);
+      spmv_cusparse_on_worker(A, static_cast<std::uint32_t>(STARPU_VECTOR_GET_NX(buffers[2])), x, y, a.alpha, a.beta);
     } else if (a.path == kernels::SpmvPath::Subwarp) {
       kernels::spmv_cuda(s, A, x, y, a.alpha, a.beta);
     } else {

@@ -27,8 +27,10 @@ inline bool is_piece(std::uint32_t tile_long) { return tile_long < kBalancedTile
 enum class TileReduce : std::uint8_t { Auto, Grouped, Balanced };
 
 struct TilePlanOptions {
-  std::uint32_t max_entries = 2048;  // nonzeros per tile, at most kTileMaxEntries
-  std::uint32_t max_rows = 512;      // rows per tile, at most kTileMaxRows (bounds tiles of tiny rows)
+  // Nonzeros per tile, at most kTileMaxEntries: 1024 was the best of 512..4096 on the power-law
+  // matrices the tiled path is chosen for (H100 sweep, docs/benchmarks.md).
+  std::uint32_t max_entries = 1024;
+  std::uint32_t max_rows = 256;  // rows per tile, at most kTileMaxRows (bounds tiles of tiny rows)
   // CUDA threads per tile: 128, 256 or 512, each loading up to 16 entries; 0: 256 (512 for tiles
   // of more than 2048 entries).
   std::uint32_t block_threads = 0;

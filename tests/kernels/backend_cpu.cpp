@@ -81,7 +81,8 @@ class CpuKernelBackend : public KernelBackend {
     std::vector<MergeSource> s;
     for (std::size_t j = 0; j < sources.size(); ++j)
       s.push_back({sources[j].data(), ranges[j].src, ranges[j].dst, ranges[j].count});
-    spmv_merge_cpu(y.data(), static_cast<std::uint32_t>(y.size()), beta, s.data(), static_cast<std::uint32_t>(s.size()));
+    spmv_merge_cpu(y.data(), static_cast<std::uint32_t>(y.size()), beta, s.data(),
+                   static_cast<std::uint32_t>(s.size()));
   }
 
   SupernodeBackend& supernode() override { return supernode_; }

@@ -1,7 +1,8 @@
 // The tile plans of the tiled SpMV (kernels/spmv/spmv_tiled.hpp) and the choice of the own CUDA path:
 // every plan covers each row once, in order, with tiles that are full (the next row did not fit),
 // rows over solo_entries alone and long rows cut into pieces of at most a tile; uneven tiles marked
-// for the balanced reduction; the host path of the algorithm rejects a plan of another matrix. (The product itself runs in the shared suite, test_spmv.cpp, on both back ends.)
+// for the balanced reduction; the host path of the algorithm rejects a plan of another matrix. (The
+// product itself runs in the shared suite, test_spmv.cpp, on both back ends.)
 #include <gtest/gtest.h>
 
 #include <string>
@@ -49,14 +50,17 @@ void expect_valid_plan(const std::vector<std::uint32_t>& rowptr, const TilePlan&
     ASSERT_GT(end, row) << "tile " << t;
     EXPECT_LE(end - row, o.max_rows);
     EXPECT_LE(rowptr[end] - rowptr[row], o.max_entries);
-    if (end - row == 1) EXPECT_EQ(v.tile_long[t], kNotLongRow) << "tile " << t;  // one row: no balancing
+    if (end - row == 1) {
+      EXPECT_EQ(v.tile_long[t], kNotLongRow) << "tile " << t;  // one row: no balancing
+    }
     if (length(row) > solo) {
       EXPECT_EQ(end, row + 1) << "tile " << t << ": a row over solo_entries is alone";
     } else {
       for (std::uint32_t r = row; r < end; ++r) EXPECT_LE(length(r), solo);
       // Full: the next row is long or solo, would pass a limit, or there is none.
-      if (end < nrows && length(end) <= solo)
+      if (end < nrows && length(end) <= solo) {
         EXPECT_TRUE(end - row == o.max_rows || rowptr[end + 1] - rowptr[row] > o.max_entries) << "tile " << t;
+      }
     }
     row = end;
     ++t;
@@ -68,7 +72,7 @@ void expect_valid_plan(const std::vector<std::uint32_t>& rowptr, const TilePlan&
 
 TEST(TilePlan, CoversEveryRowOnceWithFullTiles) {
   Rng rng(31);
-  for (const auto [min_len, max_len] : {std::pair{0u, 6u}, {0u, 200u}, {5u, 9u}, {0u, 3000u}}) {
+  for (const auto& [min_len, max_len] : {std::pair{0u, 6u}, {0u, 200u}, {5u, 9u}, {0u, 3000u}}) {
     const CsrMatrix A = random_csr(rng, 4000, random_row_lengths(rng, 1500, min_len, max_len));
     for (const TilePlanOptions o : {TilePlanOptions{}, TilePlanOptions{1, 1}, TilePlanOptions{5, 3},
                                     TilePlanOptions{48, 7}, TilePlanOptions{4096, 1024, 0, 0},
@@ -84,7 +88,7 @@ TEST(TilePlan, SubBlockOffsetsAndEdgeCases) {
   Rng rng(32);
   std::vector<std::uint32_t> lengths = random_row_lengths(rng, 900, 0, 30);
   lengths[0] = lengths[1] = 0;
-  lengths[400] = 9000;  // three pieces of default tiles
+  lengths[400] = 9000;  // pieces of default tiles
   lengths[899] = 0;
   const CsrMatrix A = random_csr(rng, 9500, lengths);
   // Rows 100..899 as StarPU hands a block out: offsets start at rowptr[100].

@@ -53,7 +53,7 @@ TEST_F(SpmvTiledCuda, EveryBlockShapeMatchesReference) {
   // Every block the launcher has (128, 256 and 512 threads loading 4, 8 or 16 entries each), each
   // with uneven tiles reduced both ways.
   std::vector<kernels::TilePlanOptions> shapes;
-  for (const auto [e, r, t] : {std::tuple{512u, 64u, 128u}, {1024u, 256u, 128u}, {2048u, 512u, 128u},
+  for (const auto& [e, r, t] : {std::tuple{512u, 64u, 128u}, {1024u, 256u, 128u}, {2048u, 512u, 128u},
                                {1024u, 256u, 256u}, {2048u, 512u, 256u}, {4096u, 1024u, 256u},
                                {2048u, 512u, 512u}, {4096u, 1024u, 512u}, {33u, 3u, 0u}})
     for (const auto reduce : {kernels::TileReduce::Grouped, kernels::TileReduce::Balanced})

@@ -80,7 +80,9 @@ TEST(SpmvPartition, BalanceAndShapeOfEachFormat) {
     EXPECT_LE(std::abs(double(pcsr.parts[k].nnz) - quarter), 12000.0);
     // pCOO: balanced to the nonzero; a cut inside the hub row is shared by both sides.
     EXPECT_LE(std::abs(double(pcoo.parts[k].nnz) - quarter), 1.0);
-    if (k > 0) EXPECT_EQ(pcoo.parts[k].shares_first_row, pcoo.parts[k - 1].shares_last_row);
+    if (k > 0) {
+      EXPECT_EQ(pcoo.parts[k].shares_first_row, pcoo.parts[k - 1].shares_last_row);
+    }
     // pCSC: column blocks off target by at most one column.
     EXPECT_EQ(pcsc.parts[k].col_begin, next_col);
     next_col = pcsc.parts[k].col_end;

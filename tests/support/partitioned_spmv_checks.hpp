@@ -10,20 +10,16 @@
 #include <string>
 #include <vector>
 
+#include "cli/vector_compare.hpp"
 #include "reference/sparse_reference.hpp"
 #include "sparse/random.hpp"
 #include "spmv/partitioned_spmv.hpp"
 
 namespace hetsparse::test {
 
+// max |a - b| / max |b|, infinite on a NaN (the command's measure, cli/vector_compare.hpp).
 inline double partitioned_rel_diff(const std::vector<double>& a, const std::vector<double>& b) {
-  double num = 0, den = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (std::isnan(a[i])) return std::numeric_limits<double>::infinity();
-    num = std::max(num, std::abs(a[i] - b[i]));
-    den = std::max(den, std::abs(b[i]));
-  }
-  return den > 0 ? num / den : num;
+  return cli::max_rel_diff(a, b);
 }
 
 // The products on host vectors; returns the format the product used (for the caller's checks).
