@@ -4,6 +4,7 @@
 #include "cli/common.hpp"
 #include "cli/json.hpp"
 #include "apps/commands.hpp"
+#include "cli/spmv_topology.hpp"
 #include "codelets/support/cuda_libraries.hpp"
 #include "runtime/starpu/runtime.hpp"
 
@@ -44,7 +45,8 @@ int cmd_info(int argc, char** argv) {
         .set("cores", topo.cores)
         .set("pus", topo.pus)
         .set("gpus", devices)
-        .set("workers", workers);
+        .set("workers", workers)
+        .set("spmv_topology", topology_json(spmv_topology(runtime)));
     std::printf("%s\n", j.str().c_str());
     return 0;
   }
@@ -66,6 +68,8 @@ int cmd_info(int argc, char** argv) {
   for (const auto& w : runtime.workers())
     std::printf("  %-4d %-5s %-7u %-5d %-5d %s\n", w.id, rt::to_string(w.kind), w.memory_node, w.bind_core,
                 w.numa_node, w.name.c_str());
+  for (const std::string& line : describe_topology(spmv_topology(runtime)))
+    std::printf("spmv domains    %s\n", line.c_str());
   return 0;
 }
 

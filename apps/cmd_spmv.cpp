@@ -7,6 +7,7 @@
 #include "cli/common.hpp"
 #include "cli/json.hpp"
 #include "cli/result_checks.hpp"
+#include "apps/cmd_spmv_partitioned.hpp"
 #include "apps/commands.hpp"
 #include "reference/sparse_reference.hpp"
 #include "sparse/progress.hpp"
@@ -47,7 +48,11 @@ int cmd_spmv(int argc, char** argv) {
       .option("device", "any|cpu|gpu", "where the tasks may run", "any")
       .option("cuda-kernel", "own|cusparse", "CUDA implementation inside the codelet", "own")
       .option("seed", "S", "seed of the random x", "1")
-      .flag("no-anchor", "do not time cuSPARSE / the own kernel directly on the GPU");
+      .flag("no-anchor", "do not time cuSPARSE / the own kernel directly on the GPU")
+      .option("partition", "pcsr|pcsc|pcoo|auto", "MSREP partition over NUMA domains, GPUs and CPU workers (replaces "
+              "--blocks; given, or --parts or --resident: the partitioned product runs)", "auto")
+      .option("parts", "N", "parts of the partitioned product (0: one per GPU, CPU parts when they help)", "0")
+      .flag("resident", "partitioned product on x and y in GPU memory");
   if (!p.parse(argc, argv)) return 0;
   const bool json = p.has("json");
   const long iters = p.get_int("iterations");
@@ -56,6 +61,8 @@ int cmd_spmv(int argc, char** argv) {
   // Peak 44 B per row (2e8 empty rows: 8.8 GB) and ~28 per entry (A, its copy while loading, the
   // 32-bit block copies), plus a margin.
   MatrixInput in = load_matrix_input(p, {"spmv", 56, 32, false});
+  if (p.has("partition") || p.has("parts") || p.has("resident"))
+    return cmd_spmv_partitioned(p, in, parse_spmv_cuda_impl(p.get("cuda-kernel"), "hetsparse spmv"));
   const Csr& A = in.A;
   std::vector<double> x = random_vector(A.cols, static_cast<std::uint64_t>(p.get_int("seed")));
   std::vector<double> y(A.rows, std::nan(""));

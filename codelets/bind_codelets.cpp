@@ -9,6 +9,7 @@ void bind_trsm(rt::StarpuBindings&);
 void bind_potrf(rt::StarpuBindings&);
 void bind_vector(rt::StarpuBindings&);
 void bind_spmv(rt::StarpuBindings&);
+void bind_spmv_part(rt::StarpuBindings&);
 void bind_supernode(rt::StarpuBindings&);
 void bind_sptrsv(rt::StarpuBindings&);
 void bind_sptrsv_levels(rt::StarpuBindings&);
@@ -22,6 +23,7 @@ void bind_codelets(rt::StarpuBindings& b) {
   bind_potrf(b);
   bind_vector(b);
   bind_spmv(b);
+  bind_spmv_part(b);
   bind_supernode(b);
   bind_sptrsv(b);
   bind_sptrsv_levels(b);

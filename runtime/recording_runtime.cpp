@@ -40,6 +40,15 @@ void RecordingRuntime::submit(TaskSpec spec) {
   if (!can_run(spec.kernel->devices, spec.where))
     throw InvalidArgument("RecordingRuntime: task '" + spec.name + "' is restricted to " + to_string(spec.where) +
                           " but kernel '" + spec.kernel->name + "' has no implementation there");
+  check_workers(spec, "RecordingRuntime");
+  if (spec.workers.cuda_device >= cuda_workers_)
+    throw InvalidArgument("RecordingRuntime: task '" + spec.name + "' is pinned to CUDA device " +
+                          std::to_string(spec.workers.cuda_device) + " of a machine with " +
+                          std::to_string(cuda_workers_) + " CUDA workers");
+  if (spec.workers.numa_node >= numa_nodes_)
+    throw InvalidArgument("RecordingRuntime: task '" + spec.name + "' is pinned to NUMA node " +
+                          std::to_string(spec.workers.numa_node) + " of a machine with " +
+                          std::to_string(numa_nodes_) + " NUMA nodes");
   Task t{tasks_.size(), spec.kernel->name, std::move(spec), {}};
   if (t.spec.name.empty()) t.spec.name = t.kernel;
   for (const DataAccess& a : t.spec.data) {
@@ -100,9 +109,12 @@ std::size_t RecordingRuntime::critical_path_length() const {
 std::string RecordingRuntime::to_dot() const {
   std::ostringstream os;
   os << "digraph hetsparse {\n";
-  for (const Task& t : tasks_)
-    os << "  t" << t.id << " [label=\"" << t.spec.name << "\\n" << to_string(t.spec.where) << " p"
-       << t.spec.priority << "\"];\n";
+  for (const Task& t : tasks_) {
+    os << "  t" << t.id << " [label=\"" << t.spec.name << "\\n" << to_string(t.spec.where);
+    if (t.spec.workers.cuda_device >= 0) os << " gpu" << t.spec.workers.cuda_device;
+    if (t.spec.workers.numa_node >= 0) os << " numa" << t.spec.workers.numa_node;
+    os << " p" << t.spec.priority << "\"];\n";
+  }
   for (const Task& t : tasks_)
     for (std::size_t d : t.deps) os << "  t" << d << " -> t" << t.id << ";\n";
   os << "}\n";

@@ -39,6 +39,10 @@ class RecordingRuntime final : public TaskRuntime {
   int cuda_workers() const override { return cuda_workers_; }
   void set_cpu_workers(int n) { cpu_workers_ = n; }
   void set_cuda_workers(int n) { cuda_workers_ = n; }
+  // NUMA nodes of the recorded machine (1 by default): a task pinned to CUDA device d needs
+  // d < cuda_workers(), one pinned to NUMA node n needs n < numa_nodes().
+  int numa_nodes() const { return numa_nodes_; }
+  void set_numa_nodes(int n) { numa_nodes_ = n; }
 
   const std::vector<Task>& tasks() const { return tasks_; }
   const Data& data(HandleId h) const { return data_.at(h); }
@@ -49,7 +53,7 @@ class RecordingRuntime final : public TaskRuntime {
   std::string to_dot() const;
 
  private:
-  int cpu_workers_ = 1, cuda_workers_ = 0;
+  int cpu_workers_ = 1, cuda_workers_ = 0, numa_nodes_ = 1;
   HandleId add(Data d);
   struct Track {
     std::size_t last_writer = npos;

@@ -1,6 +1,10 @@
 // Names of the task interface's enums, and the device check both runtimes apply at submission.
 #include "runtime/task_runtime.hpp"
 
+#include <string>
+
+#include "hetsparse/error.hpp"
+
 namespace hetsparse::rt {
 
 const char* to_string(Access a) {
@@ -30,6 +34,19 @@ bool can_run(DeviceMask devices, Where where) {
     case Where::Cuda: return devices.has(Device::Cuda);
   }
   return false;
+}
+
+void check_workers(const TaskSpec& t, const char* runtime) {
+  if (!t.workers.any()) return;
+  const std::string task = std::string(runtime) + ": task '" + t.name + "'";
+  if (t.workers.cuda_device >= 0 && t.workers.numa_node >= 0)
+    throw InvalidArgument(task + " is pinned to both a CUDA device and a NUMA node");
+  if (t.workers.cuda_device >= 0 && (t.where == Where::Cpu || !t.kernel->devices.has(Device::Cuda)))
+    throw InvalidArgument(task + " is pinned to CUDA device " + std::to_string(t.workers.cuda_device) +
+                          " but runs on " + to_string(t.where) + " with kernel '" + t.kernel->name + "'");
+  if (t.workers.numa_node >= 0 && (t.where != Where::Cpu || !t.kernel->devices.has(Device::Cpu)))
+    throw InvalidArgument(task + " is pinned to the CPU workers of NUMA node " + std::to_string(t.workers.numa_node) +
+                          " but its device restriction is " + to_string(t.where) + ", not cpu");
 }
 
 }  // namespace hetsparse::rt

@@ -31,6 +31,15 @@ const char* to_string(Where);
 // Whether a task restricted to `where` can run on some device of `devices`.
 bool can_run(DeviceMask devices, Where where);
 
+// A finer restriction than Where, to some workers of one kind (the homes of a partitioned product):
+// cuda_device >= 0: only the CUDA worker(s) driving that device (Where Any or Cuda);
+// numa_node >= 0: only the CPU workers bound to cores of that NUMA node (Where Cpu).
+struct WorkerPin {
+  int cuda_device = -1;
+  int numa_node = -1;
+  bool any() const { return cuda_device >= 0 || numa_node >= 0; }
+};
+
 struct DataAccess {
   HandleId handle;
   Access mode;
@@ -44,6 +53,7 @@ struct TaskSpec {
   std::vector<DataAccess> data;
   std::vector<unsigned char> args;  // a trivially copyable argument struct, byte-copied
   double flops = 0.0;               // for GFLOP/s statistics
+  WorkerPin workers{};              // none by default (last: aggregate initialisers stay valid)
 
   template <class Args>
   void set_args(const Args& a) {
@@ -99,7 +109,11 @@ struct TaskOptions {
   int priority = 0;
   Where where = Where::Any;
   double flops = -1.0;  // < 0: the kernel's own count
+  WorkerPin workers{};  // none by default (last: aggregate initialisers stay valid)
 };
+
+// InvalidArgument naming the task when its workers contradict its Where or its kernel's devices.
+void check_workers(const TaskSpec& t, const char* runtime);
 
 // A task of kernel k with a planner's options; flops from the options when given, else default_flops.
 inline TaskSpec make_task(const Kernel& k, const TaskOptions& o, double default_flops) {
@@ -108,6 +122,7 @@ inline TaskSpec make_task(const Kernel& k, const TaskOptions& o, double default_
   t.name = o.name.empty() ? k.name : o.name;
   t.priority = o.priority;
   t.where = o.where;
+  t.workers = o.workers;
   t.flops = o.flops >= 0 ? o.flops : default_flops;
   return t;
 }

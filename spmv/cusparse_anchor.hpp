@@ -5,11 +5,14 @@
 #include <string>
 #include <vector>
 
+#include "kernels/spmv/spmv_tiled.hpp"
 #include "sparse/csr.hpp"
 
 namespace hetsparse {
 
-enum class DirectSpmv { Cusparse, OwnKernel };
+// OwnKernel: the sub-warp CSR kernel; OwnTiled: the tiled kernel; OwnAuto: the own path the row
+// profile chooses (kernels::choose_spmv_path), as the partitioned product runs it.
+enum class DirectSpmv { Cusparse, OwnKernel, OwnTiled, OwnAuto };
 
 struct DirectSpmvTiming {
   bool available = false;
@@ -18,8 +21,11 @@ struct DirectSpmvTiming {
   int runs = 0;
   std::string device;       // e.g. "NVIDIA H100 80GB HBM3"
   std::vector<double> y;    // result of the last product, for checking
+  std::string path;         // "cusparse", "subwarp" or "tiled"
 };
 
-DirectSpmvTiming time_direct_spmv(const Csr& A, const std::vector<double>& x, int runs, DirectSpmv impl);
+// tiles: the plan of OwnTiled / OwnAuto.
+DirectSpmvTiming time_direct_spmv(const Csr& A, const std::vector<double>& x, int runs, DirectSpmv impl,
+                                  kernels::TilePlanOptions tiles = {});
 
 }  // namespace hetsparse

@@ -27,7 +27,8 @@ struct DeviceArray {
 
 }  // namespace
 
-DirectSpmvTiming time_direct_spmv(const Csr& A, const std::vector<double>& x, int runs, DirectSpmv impl) {
+DirectSpmvTiming time_direct_spmv(const Csr& A, const std::vector<double>& x, int runs, DirectSpmv impl,
+                                  kernels::TilePlanOptions tiles) {
   DirectSpmvTiming t;
   int ndev = 0;
   if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
@@ -48,9 +49,19 @@ DirectSpmvTiming time_direct_spmv(const Csr& A, const std::vector<double>& x, in
   kernels::check_cusparse(cusparseSetStream(h, s), "cusparseSetStream");
   kernels::CsrView view{a.rows, static_cast<std::uint32_t>(a.colind.size()), rowptr.p, colind.p, values.p, 0};
   kernels::CusparseWorkspace ws;
+  const kernels::TilePlan plan(a.rowptr.data(), a.rows, 0, tiles);
+  DeviceArray<std::uint32_t> words(plan.words());
+  DeviceArray<double> workspace(std::vector<double>(plan.workspace_bytes() / sizeof(double) + 1));
+  if (impl == DirectSpmv::OwnAuto)
+    impl = kernels::choose_spmv_path(kernels::row_profile(a.rowptr.data(), a.rows)) == kernels::SpmvPath::Tiled
+               ? DirectSpmv::OwnTiled
+               : DirectSpmv::OwnKernel;
+  t.path = impl == DirectSpmv::Cusparse ? "cusparse" : impl == DirectSpmv::OwnTiled ? "tiled" : "subwarp";
   auto product = [&] {
     if (impl == DirectSpmv::Cusparse)
       kernels::spmv_cusparse(h, s, view, a.cols, dx.p, dy.p, 1.0, 0.0, ws);
+    else if (impl == DirectSpmv::OwnTiled)
+      kernels::spmv_tiled_cuda(s, plan.view_at(words.p), view, dx.p, dy.p, 1.0, 0.0, workspace.p);
     else
       kernels::spmv_cuda(s, view, dx.p, dy.p, 1.0, 0.0);
   };

@@ -3,7 +3,7 @@
 
 namespace hetsparse {
 
-DirectSpmvTiming time_direct_spmv(const Csr&, const std::vector<double>&, int, DirectSpmv) {
+DirectSpmvTiming time_direct_spmv(const Csr&, const std::vector<double>&, int, DirectSpmv, kernels::TilePlanOptions) {
   DirectSpmvTiming t;
   t.reason = "hetsparse was built without CUDA";
   return t;

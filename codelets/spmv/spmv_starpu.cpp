@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "codelets/spmv/spmv_codelet.hpp"
+#include "codelets/spmv/spmv_workers.hpp"
 #include "codelets/support/cuda_libraries.hpp"
 #include "codelets/support/starpu_binding.hpp"
 #include "codelets/support/task_buffers.hpp"
@@ -11,35 +12,22 @@
 namespace hetsparse::codelets {
 namespace {
 
-kernels::CsrView csr_view(void* buffer) {
-  return {STARPU_CSR_GET_NROW(buffer), STARPU_CSR_GET_NNZ(buffer),
-          reinterpret_cast<const std::uint32_t*>(STARPU_CSR_GET_ROWPTR(buffer)),
-          reinterpret_cast<const std::uint32_t*>(STARPU_CSR_GET_COLIND(buffer)),
-          reinterpret_cast<const double*>(STARPU_CSR_GET_NZVAL(buffer)), STARPU_CSR_GET_FIRSTENTRY(buffer)};
-}
 const double* vec_in(void* b) { return rt::vector_ptr(b); }
 double* vec_out(void* b) { return rt::vector_ptr(b); }
 
 struct SpmvTasks {
   static void cpu(void* buffers[], void* cl_arg) {
     const auto a = rt::task_args<SpmvArgs>(cl_arg);
-    kernels::spmv_cpu(csr_view(buffers[0]), vec_in(buffers[1]), vec_out(buffers[2]), a.alpha, a.beta);
+    kernels::spmv_cpu(rt::csr_view(buffers[0]), vec_in(buffers[1]), vec_out(buffers[2]), a.alpha, a.beta);
   }
   static void cuda(void* buffers[], void* cl_arg) {
     const auto a = rt::task_args<SpmvArgs>(cl_arg);
     cudaStream_t s = rt::cuda::local_stream();
     if (a.cuda_impl == SpmvCudaImpl::Cusparse) {
-      // The kernel may free and regrow the worker's workspace: hand the block back on every exit path.
-      struct Lend {
-        rt::cuda::DeviceWorkspace& w;
-        kernels::CusparseWorkspace ws{w.ptr, w.bytes};
-        ~Lend() { w = {ws.ptr, ws.bytes}; }
-      } lend{rt::cuda::local_workspace()};
-      kernels::spmv_cusparse(rt::cuda::local_cusparse(), s, csr_view(buffers[0]),
-                             static_cast<std::uint32_t>(STARPU_VECTOR_GET_NX(buffers[1])), vec_in(buffers[1]),
-                             vec_out(buffers[2]), a.alpha, a.beta, lend.ws);
+      spmv_cusparse_on_worker(rt::csr_view(buffers[0]), static_cast<std::uint32_t>(STARPU_VECTOR_GET_NX(buffers[1])),
+                              vec_in(buffers[1]), vec_out(buffers[2]), a.alpha, a.beta);
     } else {
-      kernels::spmv_cuda(s, csr_view(buffers[0]), vec_in(buffers[1]), vec_out(buffers[2]), a.alpha, a.beta);
+      kernels::spmv_cuda(s, rt::csr_view(buffers[0]), vec_in(buffers[1]), vec_out(buffers[2]), a.alpha, a.beta);
     }
   }
 };

@@ -46,6 +46,7 @@ struct CudaSummary {
     std::string name;
     int major = 0, minor = 0, sms = 0;
     double memory_gib = 0;
+    std::string pci_bus_id;  // "0000:1b:00.0": where hwloc finds the device's NUMA node
   };
   std::vector<Device> devices;
 };

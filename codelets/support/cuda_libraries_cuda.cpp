@@ -109,7 +109,10 @@ CudaSummary cuda_summary() {
   for (int d = 0; d < n; ++d) {
     cudaDeviceProp p{};
     if (cudaGetDeviceProperties(&p, d) != cudaSuccess) continue;
-    s.devices.push_back({p.name, p.major, p.minor, p.multiProcessorCount, double(p.totalGlobalMem) / (1 << 30)});
+    char bus[32] = {0};
+    if (cudaDeviceGetPCIBusId(bus, sizeof bus, d) != cudaSuccess) bus[0] = '\0';
+    s.devices.push_back(
+        {p.name, p.major, p.minor, p.multiProcessorCount, double(p.totalGlobalMem) / (1 << 30), bus});
   }
   return s;
 }

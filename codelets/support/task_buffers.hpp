@@ -7,6 +7,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "kernels/spmv/spmv.hpp"
+
 namespace hetsparse::rt {
 
 // The argument struct of a task, as set by TaskSpec::set_args.
@@ -32,6 +34,14 @@ T* vector_ptr(void* buffer) {
 }
 inline double* matrix_ptr(void* buffer) { return reinterpret_cast<double*>(STARPU_MATRIX_GET_PTR(buffer)); }
 inline int matrix_ld(void* buffer) { return static_cast<int>(STARPU_MATRIX_GET_LD(buffer)); }
+
+// A CSR handle's buffer as the SpMV kernels take it (32-bit, StarPU's layout).
+inline kernels::CsrView csr_view(void* buffer) {
+  return {STARPU_CSR_GET_NROW(buffer), STARPU_CSR_GET_NNZ(buffer),
+          reinterpret_cast<const std::uint32_t*>(STARPU_CSR_GET_ROWPTR(buffer)),
+          reinterpret_cast<const std::uint32_t*>(STARPU_CSR_GET_COLIND(buffer)),
+          reinterpret_cast<const double*>(STARPU_CSR_GET_NZVAL(buffer)), STARPU_CSR_GET_FIRSTENTRY(buffer)};
+}
 
 // Columns of doubles that a task may get as a column-major matrix handle or as a vector handle (one
 // column, its length as the leading dimension): every StarPU interface starts with its id.

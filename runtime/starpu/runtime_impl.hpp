@@ -2,6 +2,7 @@
 #pragma once
 #include <starpu.h>
 
+#include <cstdint>
 #include <map>
 #include <mutex>
 #include <string>
@@ -23,11 +24,16 @@ struct Runtime::Impl {
   std::map<const char*, std::size_t> pinned_ranges;  // pin_host_range(): start -> bytes
   std::mutex mutex;
   bool heteroprio = false;  // priorities become heteroprio buckets (set once at start-up)
+  // starpu_task::workerids bitmaps of the WorkerPins seen so far (tasks point into them until they end).
+  std::map<std::pair<int, int>, std::vector<std::uint32_t>> worker_sets;
 
   const char* intern(const std::string& s) { return names.insert(s).first->c_str(); }
   Entry& entry(HandleId id);
   static void pin_range(Entry& e, void* p, std::size_t bytes);
   bool inside_pinned_range(const void* p, std::size_t bytes) const;
+  // The bitmap of the workers a pin allows (call with the mutex held); InvalidArgument when none.
+  std::vector<std::uint32_t>& worker_set(const std::vector<WorkerInfo>& workers, WorkerPin pin,
+                                                const std::string& task);
 };
 
 // Every kernel of codelets/ bound to its StarPU codelet (made at the first call, by the first Runtime).

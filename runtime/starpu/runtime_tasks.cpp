@@ -62,6 +62,28 @@ Runtime::Impl::Entry& Runtime::Impl::entry(HandleId id) {
   return handles[id];
 }
 
+std::vector<std::uint32_t>& Runtime::Impl::worker_set(const std::vector<WorkerInfo>& workers, WorkerPin pin,
+                                                            const std::string& task) {
+  auto& bits = worker_sets[{pin.cuda_device, pin.numa_node}];
+  if (!bits.empty()) return bits;
+  std::vector<std::uint32_t> set((workers.size() + 31) / 32, 0);
+  bool found = false;
+  for (const WorkerInfo& w : workers) {
+    const bool match = pin.cuda_device >= 0 ? w.kind == WorkerInfo::Kind::Cuda && w.device_id == pin.cuda_device
+                                            : w.kind == WorkerInfo::Kind::Cpu && w.numa_node == pin.numa_node;
+    if (!match) continue;
+    set[static_cast<std::size_t>(w.id) / 32] |= 1u << (w.id % 32);
+    found = true;
+  }
+  if (!found)
+    throw InvalidArgument("submit: task '" + task + "' is pinned to " +
+                          (pin.cuda_device >= 0 ? "CUDA device " + std::to_string(pin.cuda_device)
+                                                : "the CPU workers of NUMA node " + std::to_string(pin.numa_node)) +
+                          ", which no StarPU worker drives (hetsparse info lists them)");
+  bits = std::move(set);
+  return bits;
+}
+
 bool Runtime::Impl::inside_pinned_range(const void* p, std::size_t bytes) const {
   const char* c = static_cast<const char*>(p);
   auto it = pinned_ranges.upper_bound(c);  // first range starting after p
@@ -201,6 +223,16 @@ void Runtime::submit(TaskSpec spec) {
   if (!can_run(spec.kernel->devices, spec.where))
     throw InvalidArgument("submit: task '" + spec.name + "' is restricted to " + to_string(spec.where) +
                           " but kernel '" + spec.kernel->name + "' has no implementation there");
+  check_workers(spec, "submit");
+  struct {
+    std::uint32_t* data = nullptr;
+    unsigned len = 0;
+  } worker_set;
+  if (spec.workers.any()) {  // before the task exists: an unknown device throws without leaking it
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    std::vector<std::uint32_t>& set = impl_->worker_set(workers_, spec.workers, spec.name);
+    worker_set = {set.data(), static_cast<unsigned>(set.size())};
+  }
   if (spec.data.size() > kMaxTaskData)
     throw InvalidArgument("submit: task '" + spec.name + "' has " + std::to_string(spec.data.size()) +
                           " data, more than the " + std::to_string(kMaxTaskData) + " a task may take");
@@ -224,6 +256,8 @@ void Runtime::submit(TaskSpec spec) {
     }
     t->name = impl_->intern(spec.name.empty() ? spec.kernel->name : spec.name);
   }
+  t->workerids = worker_set.data;
+  t->workerids_len = worker_set.len;
   if (!spec.args.empty()) {
     t->cl_arg = std::malloc(spec.args.size());
     std::memcpy(t->cl_arg, spec.args.data(), spec.args.size());
@@ -231,8 +265,10 @@ void Runtime::submit(TaskSpec spec) {
     t->cl_arg_free = 1;
   }
   t->priority = std::clamp(spec.priority, min_priority(), max_priority());
-  if (impl_->heteroprio) t->priority = heteroprio_bucket(t->priority, spec.where);
+  if (impl_->heteroprio)
+    t->priority = heteroprio_bucket(t->priority, spec.workers.cuda_device >= 0 ? Where::Cuda : spec.where);
   t->where = to_starpu(spec.where);
+  if (spec.workers.cuda_device >= 0) t->where = STARPU_CUDA;
   t->flops = spec.flops;
   int rc = starpu_task_submit(t);
   if (rc < 0) {

@@ -2,6 +2,8 @@
 #include "kernels/gemm/gemm.hpp"
 #include "kernels/potrf/potrf.hpp"
 #include "kernels/spmv/spmv.hpp"
+#include "kernels/spmv/spmv_merge.hpp"
+#include "kernels/spmv/spmv_tiled.hpp"
 #include "kernels/supernode/supernode.hpp"
 #include "kernels/syrk/syrk.hpp"
 #include "kernels/trsm/trsm.hpp"
@@ -61,11 +63,26 @@ class CpuKernelBackend : public KernelBackend {
   }
   double nrm2(const std::vector<double>& x) override { return nrm2_cpu(static_cast<int>(x.size()), x.data()); }
 
-  std::vector<std::string> spmv_kernels() const override { return {"spmv_cpu"}; }
+  std::vector<std::string> spmv_kernels() const override {
+    return {"spmv_cpu", "spmv_tiled", "spmv_tiled_small", "spmv_tiled_balanced"};
+  }
   void spmv(const std::string& kernel, const CsrMatrix& A, std::uint32_t first, std::uint32_t last,
             const std::vector<double>& x, std::vector<double>& y, double alpha, double beta) override {
-    ASSERT_EQ(kernel, "spmv_cpu");
-    spmv_cpu(A.rows_view(first, last), x.data(), y.data() + first, alpha, beta);
+    const CsrView view = A.rows_view(first, last);
+    if (kernel == "spmv_cpu") {
+      spmv_cpu(view, x.data(), y.data() + first, alpha, beta);
+      return;
+    }
+    const TilePlan plan(view.rowptr, view.nrows, view.first_entry, tile_options(kernel));
+    spmv_tiled_cpu(plan.view(), view, x.data(), y.data() + first, alpha, beta);
+  }
+  void spmv_merge(std::vector<double>& y, double beta, const std::vector<std::vector<double>>& sources,
+                  const std::vector<MergeRange>& ranges) override {
+    std::vector<MergeSource> s;
+    for (std::size_t j = 0; j < sources.size(); ++j)
+      s.push_back({sources[j].data(), ranges[j].src, ranges[j].dst, ranges[j].count});
+    spmv_merge_cpu(y.data(), static_cast<std::uint32_t>(y.size()), beta, s.data(),
+                   static_cast<std::uint32_t>(s.size()));
   }
 
   SupernodeBackend& supernode() override { return supernode_; }

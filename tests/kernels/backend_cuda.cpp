@@ -9,6 +9,8 @@
 #include "kernels/common/cuda_check.hpp"
 #include "kernels/gemm/gemm.hpp"
 #include "kernels/potrf/potrf.hpp"
+#include "kernels/spmv/spmv_merge.hpp"
+#include "kernels/spmv/spmv_tiled.hpp"
 #include "kernels/syrk/syrk.hpp"
 #include "kernels/trsm/trsm.hpp"
 #include "kernels/vector/vector.hpp"
@@ -216,7 +218,9 @@ double CudaKernelBackend::nrm2(const std::vector<double>& x) {
                     [&](double* result) { nrm2_cuda(h_.cublas, static_cast<int>(x.size()), dx.get(), result); });
 }
 
-std::vector<std::string> CudaKernelBackend::spmv_kernels() const { return {"spmv_cuda", "spmv_cusparse"}; }
+std::vector<std::string> CudaKernelBackend::spmv_kernels() const {
+  return {"spmv_cuda", "spmv_cusparse", "spmv_tiled", "spmv_tiled_small", "spmv_tiled_balanced"};
+}
 
 void CudaKernelBackend::spmv(const std::string& kernel, const CsrMatrix& A, std::uint32_t first, std::uint32_t last,
                              const std::vector<double>& x, std::vector<double>& y, double alpha, double beta) {
@@ -228,11 +232,32 @@ void CudaKernelBackend::spmv(const std::string& kernel, const CsrMatrix& A, std:
   const CsrView view = device_A.rows_view(first, last);
   if (kernel == "spmv_cuda") {
     spmv_cuda(h_.stream, view, dx.get(), dy.get() + first, alpha, beta);
+  } else if (kernel.rfind("spmv_tiled", 0) == 0) {
+    // The plan from the host offsets, its words on the device; the workspace starts poisoned.
+    const TilePlan plan(A.rowptr.data() + first, last - first, A.rowptr[first], tile_options(kernel));
+    const DeviceArray<std::uint32_t> words(h_.stream, plan.words());
+    PoisonedWork workspace(h_.stream, plan.workspace_bytes() / sizeof(double) + 1);
+    spmv_tiled_cuda(h_.stream, plan.view_at(words.get()), view, dx.get(), dy.get() + first, alpha, beta,
+                    workspace.get());
   } else {
     ASSERT_EQ(kernel, "spmv_cusparse");
     spmv_cusparse(h_.cusparse, h_.stream, view, A.ncols, dx.get(), dy.get() + first, alpha, beta, workspace_);
   }
   y = dy.download(h_.stream);
+}
+
+void CudaKernelBackend::spmv_merge(std::vector<double>& y, double beta, const std::vector<std::vector<double>>& sources,
+                                   const std::vector<MergeRange>& ranges) {
+  GuardedArray dy(h_.stream, y);
+  std::vector<std::unique_ptr<DeviceArray<double>>> device_sources;
+  std::vector<MergeSource> s;
+  for (std::size_t j = 0; j < sources.size(); ++j) {
+    device_sources.push_back(std::make_unique<DeviceArray<double>>(h_.stream, sources[j]));
+    s.push_back({device_sources.back()->get(), ranges[j].src, ranges[j].dst, ranges[j].count});
+  }
+  spmv_merge_cuda(h_.stream, dy.get(), static_cast<std::uint32_t>(y.size()), beta, s.data(),
+                  static_cast<std::uint32_t>(s.size()));
+  dy.download(h_.stream, y);
 }
 
 std::unique_ptr<KernelBackend> make_kernel_backend(std::string& why_not) {

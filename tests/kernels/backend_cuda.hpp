@@ -69,6 +69,8 @@ class CudaKernelBackend : public KernelBackend {
   std::vector<std::string> spmv_kernels() const override;
   void spmv(const std::string& kernel, const CsrMatrix& A, std::uint32_t first, std::uint32_t last,
             const std::vector<double>& x, std::vector<double>& y, double alpha, double beta) override;
+  void spmv_merge(std::vector<double>& y, double beta, const std::vector<std::vector<double>>& sources,
+                  const std::vector<MergeRange>& ranges) override;
   SupernodeBackend& supernode() override { return supernode_; }
 
   const CudaHandles& handles() const { return h_; }

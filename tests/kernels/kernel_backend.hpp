@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include "kernels/spmv/spmv_tiled.hpp"
 #include "tests/support/dense_checks.hpp"
 #include "tests/support/supernode_checks.hpp"
 #include "tests/support/test_matrices.hpp"
@@ -31,7 +32,8 @@ class KernelBackend {
   virtual double dot(const std::vector<double>& x, const std::vector<double>& y) = 0;
   virtual double nrm2(const std::vector<double>& x) = 0;
 
-  // The SpMV kernels of this back end (CPU: spmv_cpu; CUDA: spmv_cuda and spmv_cusparse).
+  // The SpMV kernels of this back end (CPU: spmv_cpu; CUDA: spmv_cuda and spmv_cusparse; both: the
+  // tiled kernel under the plans of tile_options).
   virtual std::vector<std::string> spmv_kernels() const = 0;
   // y[first, last) = alpha A(first:last, :) x + beta y[first, last) with `kernel` on rows [first, last)
   // as StarPU's row-block filter hands them out (CsrMatrix::rows_view); y is the whole vector.
@@ -45,9 +47,34 @@ class KernelBackend {
     };
   }
 
+  // y = beta y + sources[j][src, src + count) added at y[dst...] (kernels/spmv/spmv_merge.hpp).
+  struct MergeRange {
+    std::uint32_t src, dst, count;
+  };
+  virtual void spmv_merge(std::vector<double>& y, double beta, const std::vector<std::vector<double>>& sources,
+                          const std::vector<MergeRange>& ranges) = 0;
+
   // The supernode kernels on the same stream and handles.
   virtual SupernodeBackend& supernode() = 0;
 };
+
+// The tile plan options of a tiled kernel name: "spmv_tiled" the defaults; "spmv_tiled_small" tiles
+// of 48 entries and 7 rows, so the suites' matrices split rows into many pieces and end tiles on row
+// limits; "spmv_tiled_balanced" every multi-row tile reduced by equal chunks of entries, rows over 64
+// entries in tiles of their own.
+inline kernels::TilePlanOptions tile_options(const std::string& kernel) {
+  kernels::TilePlanOptions o;
+  if (kernel == "spmv_tiled_small") {
+    o.max_entries = 48;
+    o.max_rows = 7;
+  } else if (kernel == "spmv_tiled_balanced") {
+    o.max_entries = 1024;
+    o.max_rows = 300;
+    o.solo_entries = 64;
+    o.reduce = kernels::TileReduce::Balanced;
+  }
+  return o;
+}
 
 // The back end this executable was linked with, or nullptr and the reason when it cannot run here
 // (no CUDA device): the suites then skip with that reason.

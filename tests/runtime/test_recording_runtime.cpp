@@ -59,6 +59,40 @@ TEST(RecordingRuntime, CommutingWritersWaitForWhatCameBeforeNotForEachOther) {
   EXPECT_EQ(r.critical_path_length(), 4u);
 }
 
+TEST(RecordingRuntime, WorkerPinsCheckedAgainstTheRecordedMachine) {
+  rt::RecordingRuntime r;
+  r.set_cuda_workers(2);
+  r.set_numa_nodes(2);
+  static const rt::Kernel both{"both", rt::DeviceMask(rt::Device::Cpu) | rt::Device::Cuda};
+  std::vector<double> v(4);
+  auto h = rt::make_vector_handle(r, v);
+  const auto task = [&](rt::Where where, int device, int numa) {
+    rt::TaskOptions o;
+    o.where = where;
+    o.workers = {device, numa};
+    rt::TaskSpec t = rt::make_task(both, o, 0.0);
+    t.data = {{h.id(), rt::Access::ReadWrite}};
+    r.submit(std::move(t));
+  };
+  task(rt::Where::Any, 1, -1);
+  task(rt::Where::Cpu, -1, 1);
+  EXPECT_EQ(r.tasks()[0].spec.workers.cuda_device, 1);
+  EXPECT_EQ(r.tasks()[1].spec.workers.numa_node, 1);
+  EXPECT_NE(r.to_dot().find("gpu1"), std::string::npos);
+  EXPECT_NE(r.to_dot().find("numa1"), std::string::npos);
+  EXPECT_THROW(task(rt::Where::Cuda, 2, -1), InvalidArgument);  // the machine has GPUs 0 and 1
+  EXPECT_THROW(task(rt::Where::Cpu, -1, 2), InvalidArgument);    // and NUMA nodes 0 and 1
+  EXPECT_THROW(task(rt::Where::Cpu, 0, -1), InvalidArgument);    // a GPU pin on a CPU task
+  EXPECT_THROW(task(rt::Where::Any, -1, 0), InvalidArgument);    // a NUMA pin needs Where::Cpu
+  EXPECT_THROW(task(rt::Where::Cpu, 0, 0), InvalidArgument);     // not both
+  static const rt::Kernel cpu_only{"cpu_only", rt::Device::Cpu};
+  rt::TaskOptions o;
+  o.workers.cuda_device = 0;
+  rt::TaskSpec t = rt::make_task(cpu_only, o, 0.0);
+  EXPECT_THROW(r.submit(std::move(t)), InvalidArgument);  // no CUDA implementation to pin
+  EXPECT_EQ(r.tasks().size(), 2u);
+}
+
 TEST(RecordingRuntime, RejectsUnregisteredHandles) {
   rt::RecordingRuntime r;
   std::vector<double> x(4), y(4);

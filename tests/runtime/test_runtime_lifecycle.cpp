@@ -59,6 +59,32 @@ TEST(Runtime, CudaOnlyTaskWithoutGpuIsATypedError) {
   }
 }
 
+TEST(Runtime, TasksPinnedToWorkers) {
+  rt::Runtime r(test_runtime_options("dmdas", 2, 0));
+  std::vector<double> x(100, 1.0), y(100, 2.0);
+  rt::DataHandle hx = rt::make_vector_handle(r, x), hy = rt::make_vector_handle(r, y);
+  // Pinned to the CPU workers of worker 0's NUMA node: runs there (y = 3 x + y).
+  const int numa = r.workers().front().numa_node;
+  rt::TaskOptions cpu;
+  cpu.where = rt::Where::Cpu;
+  cpu.workers.numa_node = numa;
+  if (numa >= 0) {
+    codelets::insert_axpy(r, cpu, 100, 3.0, hx.id(), hy.id());
+    r.wait_all();
+    hy.reset();
+    EXPECT_EQ(y[7], 5.0);
+    hy = rt::make_vector_handle(r, y);
+  }
+  // A NUMA node without workers, a CUDA device no worker drives, a pin that contradicts Where.
+  cpu.workers.numa_node = 99;
+  EXPECT_THROW(codelets::insert_axpy(r, cpu, 100, 1.0, hx.id(), hy.id()), InvalidArgument);
+  rt::TaskOptions gpu;
+  gpu.workers.cuda_device = 0;
+  EXPECT_THROW(codelets::insert_axpy(r, gpu, 100, 1.0, hx.id(), hy.id()), InvalidArgument);
+  cpu.workers = {0, 0};
+  EXPECT_THROW(codelets::insert_axpy(r, cpu, 100, 1.0, hx.id(), hy.id()), InvalidArgument);
+}
+
 TEST(Runtime, ExceptionInsideATaskReachesTheSubmitter) {
   rt::Runtime r(test_runtime_options("eager", 2, 0));
   std::vector<double> a(64, 1.0), c(64, 0.0);

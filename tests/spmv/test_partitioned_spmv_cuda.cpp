@@ -1,0 +1,119 @@
+// The partitioned product on a GPU through StarPU: N parts of every format on the one device (each
+// pinned to it), each own CUDA path and cuSPARSE, CPU and GPU parts together, vectors resident in GPU
+// memory across repeated products, and a part pinned to a device no worker drives.
+#include <gtest/gtest.h>
+
+#include <limits>
+
+#include "hetsparse/error.hpp"
+#include "tests/support/codelet_checks.hpp"
+#include "tests/support/cuda_test_support.hpp"
+#include "tests/support/partitioned_spmv_checks.hpp"
+#include "tests/support/spmv_partition_checks.hpp"
+
+namespace hetsparse::test {
+namespace {
+
+using planners::PartitionFormat;
+
+class PartitionedSpmvGpu : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!cuda_device_available()) GTEST_SKIP() << "no CUDA device";
+  }
+  static PartitionedSpmvOptions on_gpu(PartitionFormat f, int parts) {
+    PartitionedSpmvOptions o;
+    o.format = f;
+    o.placement.parts = parts;
+    o.placement.cpus = planners::CpuUse::Never;
+    return o;
+  }
+};
+
+TEST_F(PartitionedSpmvGpu, SeveralPartsOnOneGpu) {
+  rt::Runtime r(test_runtime_options("dmdas", 1, 1));
+  std::uint64_t seed = 5;
+  for (const auto& [name, A] : partition_test_matrices()) {
+    for (PartitionFormat f : {PartitionFormat::Pcsr, PartitionFormat::Pcsc, PartitionFormat::Pcoo}) {
+      for (int parts : {1, 4}) {
+        SCOPED_TRACE(name + " " + planners::to_string(f) + " " + std::to_string(parts) + " parts");
+        check_partitioned_spmv(r, A, on_gpu(f, parts), ++seed);
+      }
+    }
+  }
+}
+
+TEST_F(PartitionedSpmvGpu, EveryCudaImplementation) {
+  rt::Runtime r(test_runtime_options("dmdas", 1, 1));
+  const Csr A = rmat_graph({13, 8, 0.57, 0.19, 0.19, 0.05, 4});  // hub rows: long-row pieces
+  for (const auto path : {kernels::SpmvPath::Subwarp, kernels::SpmvPath::Tiled}) {
+    PartitionedSpmvOptions o = on_gpu(PartitionFormat::Pcoo, 3);
+    o.path = path;
+    o.tiles = {256, 64};
+    SCOPED_TRACE(kernels::to_string(path));
+    check_partitioned_spmv(r, A, o, 11);
+  }
+  PartitionedSpmvOptions o = on_gpu(PartitionFormat::Pcsr, 2);
+  o.cuda_impl = codelets::SpmvCudaImpl::Cusparse;
+  SCOPED_TRACE("cusparse");
+  check_partitioned_spmv(r, A, o, 12);
+}
+
+TEST_F(PartitionedSpmvGpu, CpuAndGpuPartsTogether) {
+  rt::Runtime r(test_runtime_options("dmdas", 2, 1));
+  for (PartitionFormat f : {PartitionFormat::Pcsr, PartitionFormat::Pcsc, PartitionFormat::Pcoo}) {
+    PartitionedSpmvOptions o;
+    o.format = f;
+    o.placement.x_moves = false;
+    o.placement.min_part_nnz = 1000;
+    o.topology = planners::flat_topology(1, 2);
+    o.topology.domains[0].cpu_bytes_per_s = 1e12;  // as fast as the GPU: the model takes CPU parts
+    const Csr A = random_banded(20000, 40, 0.5, 3, false);
+    Rng rng(21);
+    std::vector<double> x(A.cols), y(A.rows, std::numeric_limits<double>::quiet_NaN()), expect(A.rows);
+    for (double& v : x) v = uniform(rng, -1, 1);
+    ref::spmv(A, x.data(), expect.data());
+    PartitionedSpmv s(r, A, {x.data(), x.size()}, {y.data(), y.size()}, o);
+    ASSERT_TRUE(s.placement().cpus_used) << s.placement().reason;
+    s.submit();
+    s.finish();
+    EXPECT_LT(partitioned_rel_diff(y, expect), 1e-13) << planners::to_string(f);
+  }
+}
+
+TEST_F(PartitionedSpmvGpu, DeviceResidentVectorsAcrossProducts) {
+  rt::Runtime r(test_runtime_options("dmdas", 1, 1));
+  const Csr A = partition_matrix(30000, 30000, 9, 777, 40000, 100, 400, 8);
+  Rng rng(31);
+  std::vector<double> x(A.cols), y0(A.rows);
+  for (double& v : x) v = uniform(rng, -1, 1);
+  for (double& v : y0) v = uniform(rng, -1, 1);
+  std::vector<double> expect = y0;
+  for (int it = 0; it < 20; ++it) ref::spmv(A, x.data(), expect.data(), 0.25, 0.5);
+  for (PartitionFormat f : {PartitionFormat::Pcsr, PartitionFormat::Pcsc, PartitionFormat::Pcoo}) {
+    cudaStream_t stream = nullptr;
+    DeviceArray<double> dx(stream, x), dy(stream, y0);
+    kernels::check_cuda(cudaStreamSynchronize(stream), "upload");
+    {
+      PartitionedSpmvOptions o = on_gpu(f, 3);
+      PartitionedSpmv s(r, A, {dx.get(), x.size(), 0}, {dy.get(), y0.size(), 0}, o);
+      EXPECT_EQ(s.merge_device(), 0);
+      for (int it = 0; it < 20; ++it) s.submit(0.25, 0.5);
+      s.finish();
+    }
+    EXPECT_LT(partitioned_rel_diff(dy.download(stream), expect), 1e-12) << planners::to_string(f);
+  }
+}
+
+TEST_F(PartitionedSpmvGpu, PinToAMissingDeviceIsRefused) {
+  rt::Runtime r(test_runtime_options("dmdas", 1, 1));
+  const Csr A = laplacian_2d(30, 30);
+  std::vector<double> x(A.cols, 1.0), y(A.rows);
+  PartitionedSpmvOptions o = on_gpu(PartitionFormat::Pcsr, 2);
+  o.topology.domains.push_back({0, {{0}, {7}}, 0});
+  PartitionedSpmv s(r, A, {x.data(), x.size()}, {y.data(), y.size()}, o);
+  EXPECT_THROW(s.submit(), InvalidArgument);
+}
+
+}  // namespace
+}  // namespace hetsparse::test
