@@ -11,6 +11,7 @@ void bind_vector(rt::StarpuBindings&);
 void bind_spmv(rt::StarpuBindings&);
 void bind_spmv_part(rt::StarpuBindings&);
 void bind_supernode(rt::StarpuBindings&);
+void bind_supernode_solve(rt::StarpuBindings&);
 void bind_sptrsv(rt::StarpuBindings&);
 void bind_sptrsv_levels(rt::StarpuBindings&);
 void bind_krylov(rt::StarpuBindings&);
@@ -25,6 +26,7 @@ void bind_codelets(rt::StarpuBindings& b) {
   bind_spmv(b);
   bind_spmv_part(b);
   bind_supernode(b);
+  bind_supernode_solve(b);
   bind_sptrsv(b);
   bind_sptrsv_levels(b);
   bind_krylov(b);

@@ -62,6 +62,26 @@ std::vector<double> critical_path(const cholesky::SymbolicFactor& sym, const std
   return crit;
 }
 
+// See panel_homes: from each target's work.
+std::vector<rt::Where> homes_from_work(const rt::TaskRuntime& rt, const FactorLayout& layout,
+                                       const std::vector<double>& work, const SizeClassThresholds& th) {
+  // CUDA workers that can run the panel kernels: a build without CUDA codelets has none of its own,
+  // whatever StarPU drives.
+  const bool gpu = rt.cuda_workers() > 0 && codelets::supernode_update_kernel().devices.has(rt::Device::Cuda) &&
+                   codelets::supernode_factor_kernel().devices.has(rt::Device::Cuda);
+  std::vector<rt::Where> home(static_cast<std::size_t>(layout.num_groups()), rt::Where::Cpu);
+  for (index_t g = 0; g < layout.num_groups(); ++g) {
+    if (layout.subtree[g]) continue;
+    const double w = work[layout.group_begin[g]];
+    if (th.restrict_to != rt::Where::Any) {
+      home[g] = th.restrict_to;
+    } else if (w >= th.gpu_min_task_flops) {
+      home[g] = w >= th.gpu_only_min_flops && gpu ? rt::Where::Cuda : rt::Where::Any;
+    }
+  }
+  return home;
+}
+
 // The updates of one target from one source group: one handle for the task, whatever their number.
 struct Bundle {
   std::vector<codelets::GroupUpdate> updates;
@@ -88,6 +108,11 @@ std::vector<codelets::GroupUpdate> flatten(const std::vector<const Bundle*>& bs,
 
 }  // namespace
 
+std::vector<rt::Where> panel_homes(const rt::TaskRuntime& rt, const cholesky::SymbolicFactor& sym,
+                                   const FactorLayout& layout, const SizeClassThresholds& th) {
+  return homes_from_work(rt, layout, target_work(sym, updates_by_target(sym)), th);
+}
+
 UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::SymbolicFactor& sym,
                                            const FactorLayout& layout, const RegisteredFactor& data,
                                            const SizeClassThresholds& th) {
@@ -102,15 +127,7 @@ UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::
   // In doubles, lo included: hi - lo overflows an int under schedulers whose range is all of int
   // (dmdas), and so did lo + (hi - lo) before the sum came back into [lo, hi] (UBSan).
   auto priority = [&](index_t s) { return static_cast<int>(double(lo) + (double(hi) - double(lo)) * crit[s] / top); };
-  // CUDA workers that can run the panel kernels: a build without CUDA codelets has none of its own,
-  // whatever StarPU drives.
-  const bool gpu = rt.cuda_workers() > 0 && codelets::supernode_update_kernel().devices.has(rt::Device::Cuda) &&
-                   codelets::supernode_factor_kernel().devices.has(rt::Device::Cuda);
-  auto home = [&](double w) {  // see SizeClassThresholds
-    if (th.restrict_to != rt::Where::Any) return th.restrict_to;
-    if (w < th.gpu_min_task_flops) return rt::Where::Cpu;
-    return w >= th.gpu_only_min_flops && gpu ? rt::Where::Cuda : rt::Where::Any;
-  };
+  const auto home = homes_from_work(rt, layout, work, th);
 
   UpdatePlanStats st;
   st.groups = layout.num_groups();
@@ -138,10 +155,9 @@ UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::
     }
     const index_t t = first;  // a group of its own
     const double ff = factor_flops(sym.supernodes[t]);
-    const rt::Where where = home(work[t]);
-    // A GPU-resident panel crosses the bus once each way: to the GPU while the CPUs are still in
-    // the leaf subtrees, back as soon as it is factored, overlapping the GPU's later work.
-    if (where == rt::Where::Cuda) rt.prefetch_to_gpu(data.group[g]);
+    // No prefetch nor write-back of a GPU home: its panel is assembled on the GPU and stays there
+    // (a 100^3 factor moved 6 GB each way when panels were assembled on the host).
+    const rt::Where where = home[g];
     codelets::TargetPanel target{data.group[g], layout.loc[t]};
     target.loc.value_offset = 0;
     // by_t[t] is in increasing d, so the updates of one source group are consecutive.
@@ -199,18 +215,8 @@ UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::
     const rt::TaskOptions o{"factor_" + std::to_string(t), priority(t), where, ff + inst_flops};
     codelets::insert_supernode_factor(rt, o, target, data.rows, data.info[g], inline_updates, ff + inst_flops);
     count_task(o.where);
-    if (where == rt::Where::Cuda) rt.write_back_when_done(data.group[g]);
   }
   return st;
-}
-
-void submit_supernodal_solve(rt::TaskRuntime& rt, const cholesky::SymbolicFactor& sym, const WholeFactorData& L,
-                             rt::HandleId x, int nrhs, int ldx) {
-  const int ns = sym.num_supernodes();
-  codelets::insert_supernodal_sweep(rt, {"forward_sweep", 0, rt::Where::Cpu, -1}, L.values, L.rows, L.locations, x,
-                                    ns, nrhs, ldx, true);
-  codelets::insert_supernodal_sweep(rt, {"backward_sweep", 0, rt::Where::Cpu, -1}, L.values, L.rows, L.locations, x,
-                                    ns, nrhs, ldx, false);
 }
 
 }  // namespace hetsparse::planners

@@ -6,7 +6,8 @@
 //   TPQ    medium updates, batched into one task per target;
 //   DPQ    large updates, one task each, that StarPU may put on a GPU (cuBLAS + scatter) or a CPU.
 // Then t's factor task (potrf + trsm). Updates of one target commute; priorities follow the
-// critical path of the elimination tree; small tasks are kept off the GPU.
+// critical path of the elimination tree; small tasks are kept off the GPU. The solve's task graph is
+// planners/supernodal_solve.hpp.
 #pragma once
 #include <array>
 #include <vector>
@@ -58,16 +59,12 @@ UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::
                                            const FactorLayout& layout, const RegisteredFactor& data,
                                            const SizeClassThresholds& th = {});
 
-// The whole factor as three handles, for the solve: every panel's values back to back, every
-// panel's rows, and supernode_locations(sym).
-struct WholeFactorData {
-  rt::HandleId values, rows, locations;
-};
-
-// Forward (L y = b, postorder) then backward (L^T x = y, reverse postorder) sweeps on x, one task
-// each: every supernode's step depends on the previous one's, so per-supernode tasks would only add
-// overhead (the level-parallel solve belongs to the SpTRSV engine).
-void submit_supernodal_solve(rt::TaskRuntime& rt, const cholesky::SymbolicFactor& sym, const WholeFactorData& L,
-                             rt::HandleId x, int nrhs, int ldx);
+// Where each group's panels live (FactorLayout groups): Cpu for leaf subtrees and targets whose work
+// is under gpu_min_task_flops, Cuda from gpu_only_min_flops on when CUDA workers can run the panel
+// kernels, Any (the scheduler's choice, task by task) in between; restrict_to overrides the latter two.
+// Every task of a group runs there. The caller assembles a Cuda group's panels on the GPU, where
+// they stay after the factorization (the solve reads them there).
+std::vector<rt::Where> panel_homes(const rt::TaskRuntime& rt, const cholesky::SymbolicFactor& sym,
+                                   const FactorLayout& layout, const SizeClassThresholds& th);
 
 }  // namespace hetsparse::planners

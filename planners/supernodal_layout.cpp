@@ -78,9 +78,9 @@ FactorLayout plan_factor_layout(const cholesky::SymbolicFactor& sym, double subt
 
 RegisteredFactor::RegisteredFactor(rt::TaskRuntime& rt, const cholesky::SymbolicFactor& sym,
                                    const FactorLayout& layout, double* values, int* info_array)
-    : host_info(info_array) {
+    : host_info(info_array), rt_(rt) {
   auto keep = [&](rt::HandleId id) {
-    owned_.emplace_back(rt, id);
+    owned_.push_back(id);
     return id;
   };
   auto* row_data = const_cast<index_t*>(sym.rows.data());  // read-only in every task
@@ -91,9 +91,14 @@ RegisteredFactor::RegisteredFactor(rt::TaskRuntime& rt, const cholesky::Symbolic
     const auto& b = layout.loc[last];
     const std::int64_t count = b.value_offset + std::int64_t(b.nrows) * b.ncols - a.value_offset;
     double* p = values ? values + a.value_offset : nullptr;
-    group.push_back(keep(rt.register_vector({p, std::size_t(count), sizeof(double)})));
-    info.push_back(layout.subtree[g] ? 0 : keep(rt.register_vector({info_array + first, 1, sizeof(int)})));
+    group.push_back(keep(rt.register_vector({p, std::size_t(count), sizeof(double), -1, false})));
+    // One int: pinning would lock (and fail to lock twice) its whole page.
+    info.push_back(layout.subtree[g] ? 0 : keep(rt.register_vector({info_array + first, 1, sizeof(int), -1, false})));
   }
+}
+
+RegisteredFactor::~RegisteredFactor() {
+  for (auto it = owned_.rbegin(); it != owned_.rend(); ++it) rt_.discard(*it);
 }
 
 }  // namespace hetsparse::planners

@@ -41,19 +41,25 @@ FactorLayout plan_factor_layout(const cholesky::SymbolicFactor& sym, double subt
 
 // The handles of a layout: one values vector per group (into `values`, the whole factor, which may
 // be null with a recording runtime), all row lists as one int32 vector, and a 1-int info handle per
-// group that is not a subtree (subtree tasks write `info` directly). Unregistering (destruction)
-// brings the panels home.
+// group that is not a subtree (subtree tasks write `info` directly). The panels are not pinned here
+// (a GPU group's host copy is never touched: pinning would fault it in; the caller pins what crosses
+// the bus). They stay registered across factorizations and solves; destruction discards them
+// without bringing anything home (host copies are read through rt::HostAccess).
 class RegisteredFactor {
  public:
   RegisteredFactor(rt::TaskRuntime& rt, const cholesky::SymbolicFactor& sym, const FactorLayout& layout,
                    double* values, int* info);
+  ~RegisteredFactor();
+  RegisteredFactor(const RegisteredFactor&) = delete;
+  RegisteredFactor& operator=(const RegisteredFactor&) = delete;
   std::vector<rt::HandleId> group;  // per group
   std::vector<rt::HandleId> info;   // per group (0 for subtree groups)
   rt::HandleId rows = 0;
   int* host_info = nullptr;  // per supernode
 
  private:
-  std::vector<rt::DataHandle> owned_;
+  rt::TaskRuntime& rt_;
+  std::vector<rt::HandleId> owned_;
 };
 
 }  // namespace hetsparse::planners

@@ -136,6 +136,9 @@ class TaskRuntime {
   // Runtime-owned temporary (no host copy): a vector of n elements, for Scratch or work buffers.
   virtual HandleId register_temporary(std::size_t n, std::size_t elem_size) = 0;
   virtual void unregister(HandleId) = 0;  // waits for the tasks using it, brings data home
+  // Unregisters data that is no longer wanted without bringing it home: waits for its tasks, then
+  // leaves its host memory as it was (a factor whose panels live on a GPU, about to be freed).
+  virtual void discard(HandleId id) { unregister(id); }
   virtual void submit(TaskSpec) = 0;
   virtual void wait_all() = 0;
   virtual int min_priority() const = 0;

@@ -36,10 +36,6 @@ const rt::Kernel& supernode_subtree_kernel() {
   static const rt::Kernel k{"sn_subtree", rt::Device::Cpu, rt::TaskKind::Sequential, rt::PerfModel::FlopsRegression};
   return k;
 }
-const rt::Kernel& supernodal_sweep_kernel() {
-  static const rt::Kernel k{"sn_sweep", rt::Device::Cpu};
-  return k;
-}
 
 void insert_supernode_update(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const std::vector<GroupUpdate>& updates,
                              const TargetPanel& t, rt::HandleId rows, double flops) {
@@ -62,16 +58,6 @@ void insert_supernode_subtree(rt::TaskRuntime& rt, const rt::TaskOptions& opt, c
   rt::TaskSpec s = rt::make_task(supernode_subtree_kernel(), opt, flops);
   s.set_args(SubtreeArgs{t.loc, t.col_to_supernode, t.info, t.first, t.last});
   s.data = {{t.values, rt::Access::ReadWrite}, {rows, rt::Access::Read}};
-  rt.submit(std::move(s));
-}
-
-void insert_supernodal_sweep(rt::TaskRuntime& rt, const rt::TaskOptions& opt, rt::HandleId values, rt::HandleId rows,
-                             rt::HandleId locations, rt::HandleId x, int num_supernodes, int nrhs, int ldx,
-                             bool forward) {
-  rt::TaskSpec s = rt::make_task(supernodal_sweep_kernel(), opt, 0.0);
-  s.set_args(SweepArgs{num_supernodes, nrhs, ldx, forward ? 1 : 0});
-  s.data = {{values, rt::Access::Read}, {rows, rt::Access::Read}, {locations, rt::Access::Read},
-            {x, rt::Access::ReadWrite}};
   rt.submit(std::move(s));
 }
 

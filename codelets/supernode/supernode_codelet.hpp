@@ -30,9 +30,6 @@ struct SubtreeArgs {
   int* info;
   std::int32_t first, last;
 };
-struct SweepArgs {
-  std::int32_t num_supernodes, nrhs, ldx, forward;
-};
 
 // A target panel: its group handle (holding only it) and where it is.
 struct TargetPanel {
@@ -73,14 +70,5 @@ struct SubtreeTask {
 };
 void insert_supernode_subtree(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const SubtreeTask& s,
                               rt::HandleId rows, double flops);
-
-const rt::Kernel& supernodal_sweep_kernel();
-// A whole forward (postorder) or backward (reverse postorder) sweep over every supernode in one CPU
-// task: the sweep is a dependency chain, so one task avoids a task's overhead per supernode.
-// values/rows: the whole factor; locations: one PanelLocation per supernode (offsets from the
-// start of `values`); x: n x nrhs.
-void insert_supernodal_sweep(rt::TaskRuntime& rt, const rt::TaskOptions& opt, rt::HandleId values, rt::HandleId rows,
-                             rt::HandleId locations, rt::HandleId x, int num_supernodes, int nrhs, int ldx,
-                             bool forward);
 
 }  // namespace hetsparse::codelets

@@ -1,5 +1,5 @@
 // StarPU glue for the supernodal Cholesky kernels: updates (DPQ single or TPQ batch), factor with
-// inline tiny updates (InstQ), whole leaf subtrees, and the forward/backward solve sweeps.
+// inline tiny updates (InstQ) and whole leaf subtrees (the solve's: supernode_solve_starpu.cpp).
 #include <vector>
 
 #include "codelets/supernode/supernode_codelet.hpp"
@@ -62,23 +62,6 @@ void subtree_cpu(void* b[], void* cl_arg) {
                                  rt::vector_ptr<double>(b[0]), a.info + a.first, work);
 }
 
-void sweep_cpu(void* b[], void* cl_arg) {
-  const auto a = rt::task_args<SweepArgs>(cl_arg);
-  const double* values = rt::vector_ptr<const double>(b[0]);
-  const auto* rows = rt::vector_ptr<const std::int32_t>(b[1]);
-  const auto* loc = rt::vector_ptr<const PanelLocation>(b[2]);
-  double* x = rt::vector_ptr<double>(b[3]);
-  for (std::int32_t k = 0; k < a.num_supernodes; ++k) {
-    const PanelLocation& l = loc[a.forward ? k : a.num_supernodes - 1 - k];
-    const kernels::ConstPanelRef p{values + l.value_offset, rows + l.row_begin, l.nrows, l.ncols, l.first_col};
-    double* work = cpu_work(kernels::supernode_solve_work_doubles(p, a.nrhs));
-    if (a.forward)
-      kernels::supernode_forward_cpu(p, x, a.nrhs, a.ldx, work);
-    else
-      kernels::supernode_backward_cpu(p, x, a.nrhs, a.ldx, work);
-  }
-}
-
 // inline: emitted only where a CUDA task calls it, i.e. in CUDA builds (starpu_binding.hpp).
 inline void apply_cuda(void* b[], const void* cl_arg, const UpdateHeader& h) {
   if (h.count == 0) return;
@@ -108,9 +91,6 @@ struct FactorTasks {
 struct SubtreeTasks {
   static void cpu(void* b[], void* cl_arg) { subtree_cpu(b, cl_arg); }
 };
-struct SweepTasks {
-  static void cpu(void* b[], void* cl_arg) { sweep_cpu(b, cl_arg); }
-};
 
 }  // namespace
 
@@ -118,7 +98,6 @@ void bind_supernode(rt::StarpuBindings& b) {
   b.bind<UpdateTasks>(supernode_update_kernel());
   b.bind<FactorTasks>(supernode_factor_kernel());
   b.bind<SubtreeTasks>(supernode_subtree_kernel());
-  b.bind<SweepTasks>(supernodal_sweep_kernel());
 }
 
 }  // namespace hetsparse::codelets

@@ -120,17 +120,14 @@ std::int32_t supernode_subtree_cpu(const PanelLocation* loc, const std::int32_t*
                                    const std::int32_t* col_to_supernode, std::int32_t first, std::int32_t last,
                                    double* values, int* info, double* work);
 
-// Solve sweeps, one supernode at a time, on x: the whole permuted right-hand side block, nrhs
-// columns with leading dimension ldx (> every global row of the panel).
-//   forward:  x[own] = L11^-1 x[own];  x[rows below] -= L21 x[own]
-//   backward: x[own] = L11^-T (x[own] - L21^T x[rows below])
-// work: supernode_solve_work_doubles(p, nrhs) = (nrows - ncols) * nrhs doubles.
-std::size_t supernode_solve_work_doubles(ConstPanelRef p, int nrhs);
-void supernode_forward_cpu(ConstPanelRef p, double* x, int nrhs, int ldx, double* work);
-void supernode_backward_cpu(ConstPanelRef p, double* x, int nrhs, int ldx, double* work);
-void supernode_forward_cuda(cublasHandle_t handle, cudaStream_t stream, ConstPanelRef p, double* x, int nrhs,
-                            int ldx, double* work_device);
-void supernode_backward_cuda(cublasHandle_t handle, cudaStream_t stream, ConstPanelRef p, double* x, int nrhs,
-                             int ldx, double* work_device);
+// Assembly of A's entries into a group of panels: values[0 .. count) zeroed, then
+// values[positions[e]] += a[e] for e < entries (on the GPU atomically: an entry may repeat a
+// position). Positions are trusted to lie in [0, count) (they come from the symbolic analysis);
+// entries outside are skipped rather than written. The CUDA one is asynchronous on `stream`.
+// The solve kernels are in supernode_solve.hpp.
+void supernode_assemble_cpu(double* values, std::int64_t count, const double* a, const std::int64_t* positions,
+                            std::int64_t entries);
+void supernode_assemble_cuda(cudaStream_t stream, double* values, std::int64_t count, const double* a,
+                             const std::int64_t* positions, std::int64_t entries);
 
 }  // namespace hetsparse::kernels

@@ -90,21 +90,33 @@ void check_update_rows(const char* routine, const ConstPanelRef& d, UpdateRange 
   }
 }
 
-void check_solve_shape(const char* routine, const ConstPanelRef& p, const double* x, int nrhs, int ldx,
-                       const double* work) {
-  check_panel_shape(routine, "panel", p, true);
+void check_panel_solve(const char* routine, const ConstPanelRef& p, const double* x, int ldx, const double* below,
+                       int ldb, int nrhs) {
+  check_panel_shape(routine, "panel", p, false);
   if (nrhs < 0) fail(routine, "nrhs = " + std::to_string(nrhs) + " is negative");
-  if (static_cast<std::int64_t>(ldx) < static_cast<std::int64_t>(p.first_col) + p.nrows) {
-    fail(routine, "ldx = " + std::to_string(ldx) + " is below first_col + nrows of " + describe("panel", p));
+  const int rows_below = p.nrows - p.ncols;
+  if (ldx < p.ncols) fail(routine, "ldx = " + std::to_string(ldx) + " is below the " + describe("panel", p) + "'s ncols");
+  if (ldb < std::max(1, rows_below)) {
+    fail(routine, "ldb = " + std::to_string(ldb) + " is below the " + std::to_string(rows_below) + " rows below");
   }
   if (nrhs > 0 && x == nullptr) fail(routine, "no x");
-  if (nrhs > 0 && p.nrows > p.ncols && work == nullptr) fail(routine, "no work buffer");
+  if (nrhs > 0 && rows_below > 0 && below == nullptr) fail(routine, "no block for the rows below");
 }
 
-void check_solve_rows(const char* routine, const ConstPanelRef& p, int ldx) {
-  if (ldx <= p.rows[p.nrows - 1]) {
-    fail(routine, "ldx = " + std::to_string(ldx) + " does not exceed the largest row " +
-                      std::to_string(p.rows[p.nrows - 1]));
+void check_solve_moves(const char* routine, const SolveMove* moves, int count, int nrhs) {
+  if (count < 0 || nrhs < 0) fail(routine, "count = " + std::to_string(count) + ", nrhs = " + std::to_string(nrhs));
+  if (count > 0 && moves == nullptr) fail(routine, "no moves");
+  for (int u = 0; u < count; ++u) {
+    const SolveMove& m = moves[u];
+    const std::string which = "move " + std::to_string(u);
+    if (m.p0 < 0 || m.p1 < m.p0 || m.p1 > m.ldc)
+      fail(routine, which + ": positions [" + std::to_string(m.p0) + ", " + std::to_string(m.p1) +
+                        ") are not within ldc = " + std::to_string(m.ldc));
+    if (m.block_rows < 0 || m.ldb < std::max(1, m.block_rows))
+      fail(routine, which + ": ldb = " + std::to_string(m.ldb) + " is below the block's " +
+                        std::to_string(m.block_rows) + " rows");
+    if (nrhs > 0 && m.p1 > m.p0 && (m.compact == nullptr || m.rows == nullptr || m.block == nullptr))
+      fail(routine, which + ": a null pointer");
   }
 }
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "kernels/supernode/supernode.hpp"
+#include "kernels/supernode/supernode_solve.hpp"
 
 namespace hetsparse::kernels::supernode_detail {
 
@@ -25,10 +26,12 @@ void check_panel_rows(const char* routine, const char* name, const ConstPanelRef
 // every row of d from r1 on is in t's list below its own columns (the structure theorem).
 void check_update_rows(const char* routine, const ConstPanelRef& d, UpdateRange r, const ConstPanelRef& t);
 
-// nrhs >= 0, ldx >= first_col + nrows (a lower bound of the largest row + 1), x and work present.
-void check_solve_shape(const char* routine, const ConstPanelRef& p, const double* x, int nrhs, int ldx,
-                       const double* work);
-// Host rows: ldx above the largest row, so that every x entry addressed exists.
-void check_solve_rows(const char* routine, const ConstPanelRef& p, int ldx);
+// A panel solve (supernode_solve.hpp): nrhs >= 0, ldx >= ncols, ldb >= max(1, nrows - ncols), x and
+// below present when there is something to solve. Only sizes and pointers: the CUDA kernels run it too.
+void check_panel_solve(const char* routine, const ConstPanelRef& p, const double* x, int ldx, const double* below,
+                       int ldb, int nrhs);
+// Moves between compact blocks and blocks of unknowns: 0 <= p0 <= p1 <= ldc, ldb >= block_rows,
+// pointers present where entries move; nrhs >= 0.
+void check_solve_moves(const char* routine, const SolveMove* moves, int count, int nrhs);
 
 }  // namespace hetsparse::kernels::supernode_detail

@@ -42,14 +42,6 @@ std::size_t supernode_update_work_doubles(ConstPanelRef d, UpdateRange r) {
   return product_doubles("supernode_update_work_doubles", d, r);
 }
 
-std::size_t supernode_solve_work_doubles(ConstPanelRef p, int nrhs) {
-  if (nrhs < 0 || p.nrows < p.ncols || p.ncols < 0) {
-    throw InvalidArgument("supernode_solve_work_doubles: nrows = " + std::to_string(p.nrows) + ", ncols = " +
-                          std::to_string(p.ncols) + ", nrhs = " + std::to_string(nrhs));
-  }
-  return static_cast<std::size_t>(p.nrows - p.ncols) * static_cast<std::size_t>(nrhs);
-}
-
 namespace supernode_detail {
 
 bool is_fused(const ConstPanelRef& d, UpdateRange r, double fused_max_flops) {

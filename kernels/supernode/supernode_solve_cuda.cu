@@ -1,130 +1,87 @@
-// Solve sweeps over one supernode on the GPU: cuBLAS on the panel, and hetsparse's kernels to
-// scatter (forward) or gather (backward) the rows below the diagonal block by global row, through
-// the contiguous work buffer. Level-2 cuBLAS for one right-hand side.
+// One supernode's solve on the GPU: its panel against its own unknowns and the compact block of its
+// rows below (supernode_solve.hpp). The diagonal block is solved in column blocks of kSolveBlock: a
+// small TRSV (TRSM for several right-hand sides) on the block, then one GEMV (GEMM) for the rest of
+// the diagonal block below it, so wide top separators run at GEMV bandwidth instead of the single
+// thread block of one large cublasDtrsv. The rows below take one GEMV (GEMM) over L21.
 #include <algorithm>
-#include <cstddef>
 
 #include "kernels/common/cublas_params.hpp"
 #include "kernels/common/cuda_check.hpp"
 #include "kernels/supernode/cublas_stream_scope.hpp"
-#include "kernels/supernode/supernode.hpp"
 #include "kernels/supernode/supernode_checks.hpp"
+#include "kernels/supernode/supernode_solve.hpp"
 
 namespace hetsparse::kernels {
 namespace {
 
 using namespace supernode_detail;
 
-constexpr int kRowThreads = 256;
-constexpr std::size_t kMaxRowBlocks = 4096;  // grid-stride beyond: enough blocks to fill any GPU
-
-// Element e = i + r * below of the below-rows block: x[rows[i] + r * ldx] <-> work[e]. Rows are
-// distinct, so no two threads touch the same x entry. kGather: work = x, else x -= work.
-template <bool kGather>
-__global__ void __launch_bounds__(kRowThreads)
-    move_below_rows(const std::int32_t* __restrict__ rows, int below, std::size_t total, double* __restrict__ x,
-                    int ldx, double* __restrict__ work) {
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * kRowThreads;
-  for (std::size_t e = static_cast<std::size_t>(blockIdx.x) * kRowThreads + threadIdx.x; e < total; e += stride) {
-    const std::size_t r = e / static_cast<std::size_t>(below);
-    const std::size_t i = e - r * static_cast<std::size_t>(below);
-    const std::int32_t row = rows[i];
-    if (row < 0 || row >= ldx) continue;  // a row list the planner got wrong: stay inside x
-    double* entry = x + static_cast<std::size_t>(row) + r * static_cast<std::size_t>(ldx);
-    if constexpr (kGather) {
-      work[e] = *entry;
-    } else {
-      *entry -= work[e];
-    }
+// y = alpha op(A) x + beta y with x, y blocks of nrhs columns (GEMV for one).
+void multiply(cublasHandle_t h, cublasOperation_t op, int m, int n, double alpha, const double* A, int lda,
+              const double* x, int ldx, double beta, double* y, int ldy, int nrhs, const char* what) {
+  if (m == 0 || n == 0) return;
+  if (nrhs == 1) {
+    check_cublas(cublasDgemv(h, op, m, n, &alpha, A, lda, x, 1, &beta, y, 1), what);
+  } else if (op == CUBLAS_OP_N) {
+    check_cublas(cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, m, nrhs, n, &alpha, A, lda, x, ldx, &beta, y, ldy), what);
+  } else {
+    check_cublas(cublasDgemm(h, CUBLAS_OP_T, CUBLAS_OP_N, n, nrhs, m, &alpha, A, lda, x, ldx, &beta, y, ldy), what);
   }
 }
 
-template <bool kGather>
-void launch_move(cudaStream_t stream, const ConstPanelRef& p, double* x, int nrhs, int ldx, double* work,
-                 const char* what) {
-  const int below = p.nrows - p.ncols;
-  const std::size_t total = static_cast<std::size_t>(below) * static_cast<std::size_t>(nrhs);
-  const std::size_t blocks = std::min(kMaxRowBlocks, (total + kRowThreads - 1) / kRowThreads);
-  move_below_rows<kGather>
-      <<<static_cast<unsigned>(blocks), kRowThreads, 0, stream>>>(p.rows + p.ncols, below, total, x, ldx, work);
-  check_cuda(cudaGetLastError(), what);
+// x = D^-1 x or D^-T x for the lower-triangular jb x jb block D.
+void triangular(cublasHandle_t h, cublasOperation_t op, int jb, const double* D, int ldd, double* x, int ldx,
+                int nrhs, const char* what) {
+  const double one = 1.0;
+  if (nrhs == 1) {
+    check_cublas(cublasDtrsv(h, CUBLAS_FILL_MODE_LOWER, op, CUBLAS_DIAG_NON_UNIT, jb, D, ldd, x, 1), what);
+  } else {
+    check_cublas(cublasDtrsm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, op, CUBLAS_DIAG_NON_UNIT, jb, nrhs, &one, D,
+                             ldd, x, ldx),
+                 what);
+  }
 }
 
 }  // namespace
 
-void supernode_forward_cuda(cublasHandle_t handle, cudaStream_t stream, ConstPanelRef p, double* x, int nrhs, int ldx,
-                            double* work_device) {
-  constexpr const char* routine = "supernode_forward_cuda";
-  check_solve_shape(routine, p, x, nrhs, ldx, work_device);
+void supernode_panel_forward_cuda(cublasHandle_t handle, cudaStream_t stream, ConstPanelRef p, double* x, int ldx,
+                                  double* below, int ldb, int nrhs) {
+  constexpr const char* routine = "supernode_panel_forward_cuda";
+  check_panel_solve(routine, p, x, ldx, below, ldb, nrhs);
   if (nrhs == 0) return;
-  const int below = p.nrows - p.ncols;
-  const double* L21 = p.values + p.ncols;
-  double* own = x + p.first_col;
-  const double one = 1.0;
-  const double zero = 0.0;
-  {
-    CublasStreamScope bound(handle, stream, routine);
-    CublasPointerModeScope host_scalars(handle, CUBLAS_POINTER_MODE_HOST, routine);
-    // x[own] = L11^-1 x[own]; work = L21 x[own]
-    if (nrhs == 1) {
-      check_cublas(cublasDtrsv(handle, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, p.ncols, p.values,
-                               p.nrows, own, 1),
-                   "cublasDtrsv in supernode_forward_cuda");
-      if (below > 0) {
-        check_cublas(cublasDgemv(handle, CUBLAS_OP_N, below, p.ncols, &one, L21, p.nrows, own, 1, &zero, work_device,
-                                 1),
-                     "cublasDgemv in supernode_forward_cuda");
-      }
-    } else {
-      check_cublas(cublasDtrsm(handle, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT,
-                               p.ncols, nrhs, &one, p.values, p.nrows, own, ldx),
-                   "cublasDtrsm in supernode_forward_cuda");
-      if (below > 0) {
-        check_cublas(cublasDgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, below, nrhs, p.ncols, &one, L21, p.nrows, own, ldx,
-                                 &zero, work_device, below),
-                     "cublasDgemm in supernode_forward_cuda");
-      }
-    }
-  }
-  if (below > 0) {
-    launch_move<false>(stream, p, x, nrhs, ldx, work_device, "move_below_rows launch in supernode_forward_cuda");
-  }
-}
-
-void supernode_backward_cuda(cublasHandle_t handle, cudaStream_t stream, ConstPanelRef p, double* x, int nrhs,
-                             int ldx, double* work_device) {
-  constexpr const char* routine = "supernode_backward_cuda";
-  check_solve_shape(routine, p, x, nrhs, ldx, work_device);
-  if (nrhs == 0) return;
-  const int below = p.nrows - p.ncols;
-  const double* L21 = p.values + p.ncols;
-  double* own = x + p.first_col;
-  const double one = 1.0;
-  const double minus_one = -1.0;
-  if (below > 0) {
-    launch_move<true>(stream, p, x, nrhs, ldx, work_device, "move_below_rows launch in supernode_backward_cuda");
-  }
   CublasStreamScope bound(handle, stream, routine);
   CublasPointerModeScope host_scalars(handle, CUBLAS_POINTER_MODE_HOST, routine);
-  // x[own] -= L21^T work; x[own] = L11^-T x[own]
-  if (nrhs == 1) {
-    if (below > 0) {
-      check_cublas(cublasDgemv(handle, CUBLAS_OP_T, below, p.ncols, &minus_one, L21, p.nrows, work_device, 1, &one,
-                               own, 1),
-                   "cublasDgemv in supernode_backward_cuda");
-    }
-    check_cublas(cublasDtrsv(handle, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, p.ncols, p.values,
-                             p.nrows, own, 1),
-                 "cublasDtrsv in supernode_backward_cuda");
-  } else {
-    if (below > 0) {
-      check_cublas(cublasDgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, p.ncols, nrhs, below, &minus_one, L21, p.nrows,
-                               work_device, below, &one, own, ldx),
-                   "cublasDgemm in supernode_backward_cuda");
-    }
-    check_cublas(cublasDtrsm(handle, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT,
-                             p.ncols, nrhs, &one, p.values, p.nrows, own, ldx),
-                 "cublasDtrsm in supernode_backward_cuda");
+  const int ld = p.nrows;
+  for (int j0 = 0; j0 < p.ncols; j0 += kSolveBlock) {
+    const int jb = std::min(kSolveBlock, p.ncols - j0);
+    const double* D = p.values + j0 + static_cast<std::size_t>(j0) * ld;
+    triangular(handle, CUBLAS_OP_N, jb, D, ld, x + j0, ldx, nrhs, "diagonal block in supernode_panel_forward_cuda");
+    const int rest = p.ncols - j0 - jb;  // rows of the diagonal block under this column block
+    multiply(handle, CUBLAS_OP_N, rest, jb, -1.0, D + jb, ld, x + j0, ldx, 1.0, x + j0 + jb, ldx, nrhs,
+             "diagonal-block update in supernode_panel_forward_cuda");
+  }
+  multiply(handle, CUBLAS_OP_N, p.nrows - p.ncols, p.ncols, 1.0, p.values + p.ncols, ld, x, ldx, 0.0, below, ldb, nrhs,
+           "rows below in supernode_panel_forward_cuda");
+}
+
+void supernode_panel_backward_cuda(cublasHandle_t handle, cudaStream_t stream, ConstPanelRef p, double* x, int ldx,
+                                   const double* below, int ldb, int nrhs) {
+  constexpr const char* routine = "supernode_panel_backward_cuda";
+  check_panel_solve(routine, p, x, ldx, below, ldb, nrhs);
+  if (nrhs == 0) return;
+  CublasStreamScope bound(handle, stream, routine);
+  CublasPointerModeScope host_scalars(handle, CUBLAS_POINTER_MODE_HOST, routine);
+  const int ld = p.nrows;
+  multiply(handle, CUBLAS_OP_T, p.nrows - p.ncols, p.ncols, -1.0, p.values + p.ncols, ld, below, ldb, 1.0, x, ldx,
+           nrhs, "rows below in supernode_panel_backward_cuda");
+  const int last = (p.ncols - 1) / kSolveBlock * kSolveBlock;
+  for (int j0 = last; j0 >= 0; j0 -= kSolveBlock) {
+    const int jb = std::min(kSolveBlock, p.ncols - j0);
+    const double* D = p.values + j0 + static_cast<std::size_t>(j0) * ld;
+    const int rest = p.ncols - j0 - jb;
+    multiply(handle, CUBLAS_OP_T, rest, jb, -1.0, D + jb, ld, x + j0 + jb, ldx, 1.0, x + j0, ldx, nrhs,
+             "diagonal-block update in supernode_panel_backward_cuda");
+    triangular(handle, CUBLAS_OP_T, jb, D, ld, x + j0, ldx, nrhs, "diagonal block in supernode_panel_backward_cuda");
   }
 }
 

@@ -57,6 +57,7 @@ class Runtime final : public TaskRuntime {
   HandleId register_csr(const CsrDesc&) override;
   HandleId register_temporary(std::size_t n, std::size_t elem_size) override;
   void unregister(HandleId) override;
+  void discard(HandleId) override;
   void submit(TaskSpec) override;
   void wait_all() override;
   int min_priority() const override;

@@ -29,6 +29,7 @@ struct Runtime::Impl {
 
   const char* intern(const std::string& s) { return names.insert(s).first->c_str(); }
   Entry& entry(HandleId id);
+  Entry take(HandleId id);  // the entry, forgotten (unregister, discard)
   static void pin_range(Entry& e, void* p, std::size_t bytes);
   bool inside_pinned_range(const void* p, std::size_t bytes) const;
   // The bitmap of the workers a pin allows (call with the mutex held); InvalidArgument when none.

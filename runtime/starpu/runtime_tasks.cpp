@@ -62,6 +62,13 @@ Runtime::Impl::Entry& Runtime::Impl::entry(HandleId id) {
   return handles[id];
 }
 
+Runtime::Impl::Entry Runtime::Impl::take(HandleId id) {
+  std::lock_guard<std::mutex> lock(mutex);
+  const Entry e = entry(id);
+  handles[id] = Entry{};
+  return e;
+}
+
 std::vector<std::uint32_t>& Runtime::Impl::worker_set(const std::vector<WorkerInfo>& workers, WorkerPin pin,
                                                             const std::string& task) {
   auto& bits = worker_sets[{pin.cuda_device, pin.numa_node}];
@@ -178,13 +185,14 @@ HandleId Runtime::register_temporary(std::size_t n, std::size_t elem_size) {
 }
 
 void Runtime::unregister(HandleId id) {
-  Impl::Entry e;
-  {
-    std::lock_guard<std::mutex> lock(impl_->mutex);
-    e = impl_->entry(id);
-    impl_->handles[id] = Impl::Entry{};
-  }
+  const Impl::Entry e = impl_->take(id);
   starpu_data_unregister(e.handle);  // waits for the tasks and brings the data home
+  if (e.pinned) starpu_memory_unpin(e.pinned, e.pinned_bytes);
+}
+
+void Runtime::discard(HandleId id) {
+  const Impl::Entry e = impl_->take(id);
+  starpu_data_unregister_no_coherency(e.handle);  // waits for the tasks, copies nothing
   if (e.pinned) starpu_memory_unpin(e.pinned, e.pinned_bytes);
 }
 

@@ -1,10 +1,13 @@
 // The CPU back end of the shared kernel suites: the kernels called on the host operands themselves.
+#include <algorithm>
+
 #include "kernels/gemm/gemm.hpp"
 #include "kernels/potrf/potrf.hpp"
 #include "kernels/spmv/spmv.hpp"
 #include "kernels/spmv/spmv_merge.hpp"
 #include "kernels/spmv/spmv_tiled.hpp"
 #include "kernels/supernode/supernode.hpp"
+#include "kernels/supernode/supernode_solve.hpp"
 #include "kernels/syrk/syrk.hpp"
 #include "kernels/trsm/trsm.hpp"
 #include "kernels/vector/vector.hpp"
@@ -33,12 +36,46 @@ class CpuSupernodeBackend : public SupernodeBackend {
   }
   int factor(HostPanel& p) override { return supernode_factor_cpu(p.ref()); }
   void forward(const HostPanel& p, std::vector<double>& x, int nrhs, int ldx) override {
-    std::vector<double> work(supernode_solve_work_doubles(p.cref(), nrhs), kNaN);
-    supernode_forward_cpu(p.cref(), x.data(), nrhs, ldx, work.data());
+    const int m = p.nrows() - p.ncols;
+    std::vector<double> below(static_cast<std::size_t>(std::max(1, m)) * nrhs, kNaN);
+    supernode_panel_forward_cpu(p.cref(), x.data() + p.first_col, ldx, below.data(), std::max(1, m), nrhs);
+    const SolveMove move = below_rows(p, x, below, ldx);
+    supernode_solve_subtract_cpu(&move, 1, nrhs);
   }
   void backward(const HostPanel& p, std::vector<double>& x, int nrhs, int ldx) override {
-    std::vector<double> work(supernode_solve_work_doubles(p.cref(), nrhs), kNaN);
-    supernode_backward_cpu(p.cref(), x.data(), nrhs, ldx, work.data());
+    const int m = p.nrows() - p.ncols;
+    std::vector<double> below(static_cast<std::size_t>(std::max(1, m)) * nrhs, kNaN);
+    const SolveMove move = below_rows(p, x, below, ldx);
+    supernode_solve_gather_cpu(&move, 1, nrhs);
+    supernode_panel_backward_cpu(p.cref(), x.data() + p.first_col, ldx, below.data(), std::max(1, m), nrhs);
+  }
+  void solve_moves(HostSolveMoves& m, bool gather) override {
+    std::vector<SolveMove> moves;
+    for (const auto& r : m.ranges)
+      moves.push_back({m.compact.data(), m.rows.data(), m.block.data(), r[0], r[1], m.ldc, m.c0, m.ldb, m.block_rows});
+    const int count = static_cast<int>(moves.size());
+    if (gather) {
+      supernode_solve_gather_cpu(moves.data(), count, m.nrhs);
+    } else {
+      supernode_solve_subtract_cpu(moves.data(), count, m.nrhs);
+    }
+  }
+  void permute(const std::vector<double>& in, int ldi, const std::vector<std::int32_t>& perm, int n, int nrhs,
+               std::vector<double>& out, int ldo) override {
+    supernode_solve_permute_cpu(in.data(), ldi, perm.empty() ? nullptr : perm.data(), n, nrhs, out.data(), ldo);
+  }
+  void store(const std::vector<std::vector<double>>& xs, const std::vector<std::array<int, 2>>& cols,
+             const std::vector<std::int32_t>& perm, int nrhs, std::vector<double>& out, int ldo) override {
+    std::vector<SolveBlock> blocks;
+    for (std::size_t b = 0; b < xs.size(); ++b) blocks.push_back({xs[b].data(), cols[b][0], cols[b][1]});
+    supernode_solve_store_cpu(blocks.data(), static_cast<int>(blocks.size()), perm.data(), nrhs, out.data(), ldo);
+  }
+
+ private:
+  // p's rows below its diagonal block against the whole of x (global rows, block from row 0).
+  static SolveMove below_rows(const HostPanel& p, std::vector<double>& x, std::vector<double>& below, int ldx) {
+    const int m = p.nrows() - p.ncols;
+    return {below.data(), p.rows.data() + p.ncols, x.data(), 0, m, std::max(1, m), 0, ldx, ldx};
   }
 };
 

@@ -2,6 +2,7 @@
 // stream and handles, results downloaded.
 #include "tests/kernels/backend_cuda.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <memory>
@@ -11,6 +12,7 @@
 #include "kernels/potrf/potrf.hpp"
 #include "kernels/spmv/spmv_merge.hpp"
 #include "kernels/spmv/spmv_tiled.hpp"
+#include "kernels/supernode/supernode_solve.hpp"
 #include "kernels/syrk/syrk.hpp"
 #include "kernels/trsm/trsm.hpp"
 #include "kernels/vector/vector.hpp"
@@ -135,16 +137,60 @@ void CudaSupernodeBackend::backward(const HostPanel& p, std::vector<double>& x, 
   sweep(p, x, nrhs, ldx, true);
 }
 
+// The panel solve on x's own rows (a device copy of them) and the rows below moved against all of x.
 void CudaSupernodeBackend::sweep(const HostPanel& p, std::vector<double>& x, int nrhs, int ldx, bool backward) {
   const DevicePanel dp(stream_, p);
   const GuardedArray dx(stream_, x);
-  PoisonedWork work(stream_, supernode_solve_work_doubles(p.cref(), nrhs));
+  const int m = p.nrows() - p.ncols;
+  PoisonedWork below(stream_, static_cast<std::size_t>(std::max(1, m)) * nrhs);
+  const SolveMove move{below.get(), dp.rows.get() + p.ncols, dx.get(), 0, m, std::max(1, m), 0, ldx, ldx};
+  double* own = dx.get() + p.first_col;
   if (backward) {
-    supernode_backward_cuda(blas_, stream_, dp.cref(p), dx.get(), nrhs, ldx, work.get());
+    supernode_solve_gather_cuda(stream_, &move, 1, nrhs);
+    supernode_panel_backward_cuda(blas_, stream_, dp.cref(p), own, ldx, below.get(), std::max(1, m), nrhs);
   } else {
-    supernode_forward_cuda(blas_, stream_, dp.cref(p), dx.get(), nrhs, ldx, work.get());
+    supernode_panel_forward_cuda(blas_, stream_, dp.cref(p), own, ldx, below.get(), std::max(1, m), nrhs);
+    supernode_solve_subtract_cuda(stream_, &move, 1, nrhs);
   }
   dx.download(stream_, x);
+}
+
+void CudaSupernodeBackend::solve_moves(HostSolveMoves& m, bool gather) {
+  const GuardedArray compact(stream_, m.compact), block(stream_, m.block);
+  const DeviceArray<std::int32_t> rows(stream_, m.rows);
+  std::vector<SolveMove> moves;
+  for (const auto& r : m.ranges)
+    moves.push_back({compact.get(), rows.get(), block.get(), r[0], r[1], m.ldc, m.c0, m.ldb, m.block_rows});
+  const int count = static_cast<int>(moves.size());
+  if (gather) {
+    supernode_solve_gather_cuda(stream_, moves.data(), count, m.nrhs);
+  } else {
+    supernode_solve_subtract_cuda(stream_, moves.data(), count, m.nrhs);
+  }
+  compact.download(stream_, m.compact);
+  block.download(stream_, m.block);
+}
+
+void CudaSupernodeBackend::permute(const std::vector<double>& in, int ldi, const std::vector<std::int32_t>& perm,
+                                   int n, int nrhs, std::vector<double>& out, int ldo) {
+  const GuardedArray din(stream_, in), dout(stream_, out);
+  const DeviceArray<std::int32_t> dperm(stream_, perm.empty() ? std::vector<std::int32_t>{0} : perm);
+  supernode_solve_permute_cuda(stream_, din.get(), ldi, perm.empty() ? nullptr : dperm.get(), n, nrhs, dout.get(), ldo);
+  dout.download(stream_, out);
+}
+
+void CudaSupernodeBackend::store(const std::vector<std::vector<double>>& xs, const std::vector<std::array<int, 2>>& cols,
+                                 const std::vector<std::int32_t>& perm, int nrhs, std::vector<double>& out, int ldo) {
+  std::vector<std::unique_ptr<GuardedArray>> device;
+  std::vector<SolveBlock> blocks;
+  for (std::size_t b = 0; b < xs.size(); ++b) {
+    device.push_back(std::make_unique<GuardedArray>(stream_, xs[b]));
+    blocks.push_back({device.back()->get(), cols[b][0], cols[b][1]});
+  }
+  const DeviceArray<std::int32_t> dperm(stream_, perm);
+  const GuardedArray dout(stream_, out);
+  supernode_solve_store_cuda(stream_, blocks.data(), static_cast<int>(blocks.size()), dperm.get(), nrhs, dout.get(), ldo);
+  dout.download(stream_, out);
 }
 
 CudaHandles::CudaHandles() {

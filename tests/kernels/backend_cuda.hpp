@@ -29,6 +29,11 @@ class CudaSupernodeBackend : public SupernodeBackend {
   int factor(HostPanel& p) override;
   void forward(const HostPanel& p, std::vector<double>& x, int nrhs, int ldx) override;
   void backward(const HostPanel& p, std::vector<double>& x, int nrhs, int ldx) override;
+  void solve_moves(HostSolveMoves& m, bool gather) override;
+  void permute(const std::vector<double>& in, int ldi, const std::vector<std::int32_t>& perm, int n, int nrhs,
+               std::vector<double>& out, int ldo) override;
+  void store(const std::vector<std::vector<double>>& xs, const std::vector<std::array<int, 2>>& cols,
+             const std::vector<std::int32_t>& perm, int nrhs, std::vector<double>& out, int ldo) override;
 
  private:
   void sweep(const HostPanel& p, std::vector<double>& x, int nrhs, int ldx, bool backward);

@@ -1,5 +1,6 @@
-// The supernode kernels (update, batched update, factor, forward and backward sweeps) against the
-// dense expectations of supernode_problems.hpp, on every back end (kernel_backend.hpp).
+// The supernode kernels (update, batched update, factor, the panel solves with the solve's moves and
+// permutations) against the dense expectations of supernode_problems.hpp or host loops, on every back
+// end (kernel_backend.hpp).
 #include <gtest/gtest.h>
 
 #include "tests/kernels/kernel_backend.hpp"
@@ -26,6 +27,8 @@ TEST_F(SupernodeKernels, FactorReportsNaNPivotColumn) {
   for (const int column : {0, 33, 47}) check_factor_failure(backend().supernode(), column, true, 18 + column);
 }
 TEST_F(SupernodeKernels, SweepsMatchDenseTriangularSolves) { check_sweeps(backend().supernode(), 19); }
+TEST_F(SupernodeKernels, SolveMovesMatchHostLoops) { check_solve_moves(backend().supernode(), 22); }
+TEST_F(SupernodeKernels, SolvePermutationsMatchHostLoops) { check_solve_permutations(backend().supernode(), 23); }
 TEST_F(SupernodeKernels, RightLookingFactorAndSolveMatchDense) {
   check_end_to_end(backend().supernode(), false, 20);
 }

@@ -9,6 +9,7 @@
 
 #include "hetsparse/error.hpp"
 #include "kernels/supernode/supernode.hpp"
+#include "kernels/supernode/supernode_solve.hpp"
 #include "tests/support/supernode_checks.hpp"
 
 namespace hetsparse::test {
@@ -44,7 +45,6 @@ TEST(SupernodeSizes, BatchWorkHoldsATableAndEveryProduct) {
   EXPECT_EQ(supernode_update_batch_work_bytes(nullptr, nullptr, 0), 0U);
   EXPECT_THROW(supernode_update_batch_work_bytes(ds.data(), rs.data(), -1), InvalidArgument);
   EXPECT_EQ(supernode_update_work_doubles(ds[0], rs[0]), 90U * 20U);
-  EXPECT_EQ(supernode_solve_work_doubles(ds[0], 3), 96U * 3U);
 }
 
 // A small valid problem for the argument checks.
@@ -121,13 +121,22 @@ TEST_F(SupernodeCpuArguments, BatchRejectedAsAWholeWhenOneUpdateIsBad) {
 
 TEST_F(SupernodeCpuArguments, SolvesRejectBadShapes) {
   const ConstPanelRef p = t().cref();
-  const int n = t().rows.back() + 1;
-  std::vector<double> x(static_cast<std::size_t>(n) * 2, 1.0);
-  EXPECT_THROW(supernode_forward_cpu(p, x.data(), 2, n - 1, work_.data()), InvalidArgument);  // row n-1 past ldx
-  EXPECT_THROW(supernode_backward_cpu(p, x.data(), -1, n, work_.data()), InvalidArgument);
-  EXPECT_THROW(supernode_forward_cpu(p, nullptr, 1, n, work_.data()), InvalidArgument);
-  EXPECT_THROW(supernode_backward_cpu(p, x.data(), 1, n, nullptr), InvalidArgument);
-  EXPECT_NO_THROW(supernode_forward_cpu(p, x.data(), 0, n, nullptr));  // nothing to solve
+  const int below_rows = p.nrows - p.ncols;
+  std::vector<double> x(static_cast<std::size_t>(p.ncols) * 2, 1.0), below(static_cast<std::size_t>(below_rows) * 2);
+  EXPECT_THROW(supernode_panel_forward_cpu(p, x.data(), p.ncols - 1, below.data(), below_rows, 2), InvalidArgument);
+  EXPECT_THROW(supernode_panel_forward_cpu(p, x.data(), p.ncols, below.data(), below_rows - 1, 2), InvalidArgument);
+  EXPECT_THROW(supernode_panel_backward_cpu(p, x.data(), p.ncols, below.data(), below_rows, -1), InvalidArgument);
+  EXPECT_THROW(supernode_panel_forward_cpu(p, nullptr, p.ncols, below.data(), below_rows, 1), InvalidArgument);
+  EXPECT_THROW(supernode_panel_backward_cpu(p, x.data(), p.ncols, nullptr, below_rows, 1), InvalidArgument);
+  EXPECT_NO_THROW(supernode_panel_forward_cpu(p, nullptr, p.ncols, nullptr, below_rows, 0));  // nothing to solve
+  // A move whose row falls outside its block, or whose positions pass ldc.
+  std::vector<std::int32_t> rows{5, 9};
+  std::vector<double> compact{1.0, 2.0}, block(4, 0.0);
+  SolveMove m{compact.data(), rows.data(), block.data(), 0, 2, 2, 4, 4, 4};  // block holds rows 4 .. 7
+  EXPECT_THROW(supernode_solve_subtract_cpu(&m, 1, 1), InvalidArgument);
+  m.p1 = 3;
+  EXPECT_THROW(supernode_solve_gather_cpu(&m, 1, 1), InvalidArgument);
+  EXPECT_THROW(supernode_solve_store_cpu(nullptr, 2, nullptr, 1, block.data(), 4), InvalidArgument);
 }
 
 TEST(SupernodeCpuFactor, NeedsNoRowList) {

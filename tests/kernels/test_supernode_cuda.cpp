@@ -12,7 +12,9 @@
 #include "kernels/common/cuda_check.hpp"
 #include "kernels/supernode/supernode.hpp"
 #include "kernels/supernode/supernode_batch_layout.hpp"
+#include "kernels/supernode/supernode_solve.hpp"
 #include "tests/kernels/backend_cuda.hpp"
+#include "tests/support/cuda_test_support.hpp"
 #include "tests/support/supernode_checks.hpp"
 
 namespace hetsparse::test {
@@ -89,6 +91,34 @@ TEST_F(SupernodeCuda, HandlesKeepTheirStreamAndPointerMode) {
   check_cuda(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
 }
 
+// Assembly where the panel lives: the poisoned group is zeroed, entries repeating a position add up,
+// positions outside the group are skipped.
+TEST_F(SupernodeCuda, AssemblyZeroesThenAddsEveryEntry) {
+  Rng rng(125);
+  constexpr std::int64_t kCount = 5000;
+  std::vector<std::int64_t> positions;
+  std::vector<double> a;
+  for (int e = 0; e < 3000; ++e) {
+    positions.push_back(static_cast<std::int64_t>(uniform(rng, 0.0, 2999.99)));  // repeats, and untouched entries
+    a.push_back(uniform(rng, -1.0, 1.0));
+  }
+  positions.push_back(-1);
+  positions.push_back(kCount);
+  a.push_back(100.0);
+  a.push_back(200.0);
+  std::vector<double> want(kCount, 0.0), bounds(kCount, 0.0);
+  for (std::size_t e = 0; e + 2 < positions.size(); ++e) {
+    want[static_cast<std::size_t>(positions[e])] += a[e];
+    bounds[static_cast<std::size_t>(positions[e])] += 4e-16 * 8;  // the atomic additions' order varies
+  }
+  DeviceArray<double> values(kCount);
+  values.poison(stream_);
+  const DeviceArray<double> da(stream_, a);
+  const DeviceArray<std::int64_t> dp(stream_, positions);
+  supernode_assemble_cuda(stream_, values.get(), kCount, da.get(), dp.get(), static_cast<std::int64_t>(a.size()));
+  EXPECT_TRUE(within_bounds(values.download(stream_), want, bounds));
+}
+
 // Checks that happen on the host before any CUDA call: they run, and must pass, without a device.
 TEST(SupernodeCudaArguments, RejectedBeforeAnyDeviceWork) {
   Rng rng(124);
@@ -111,8 +141,14 @@ TEST(SupernodeCudaArguments, RejectedBeforeAnyDeviceWork) {
   PanelRef wide = t;
   wide.ncols = wide.nrows + 1;
   EXPECT_THROW(supernode_factor_cuda(nullptr, nullptr, nullptr, wide, work, 1 << 20, nullptr), InvalidArgument);
-  EXPECT_THROW(supernode_forward_cuda(nullptr, nullptr, as_const(t), work, -1, 1 << 20, work), InvalidArgument);
-  EXPECT_THROW(supernode_backward_cuda(nullptr, nullptr, as_const(t), work, 1, 3, work), InvalidArgument);
+  EXPECT_THROW(supernode_panel_forward_cuda(nullptr, nullptr, as_const(t), work, t.ncols, work, t.nrows, -1),
+               InvalidArgument);
+  EXPECT_THROW(supernode_panel_backward_cuda(nullptr, nullptr, as_const(t), work, t.ncols - 1, work, t.nrows, 1),
+               InvalidArgument);
+  const SolveMove bad{work, t.rows, work, 3, 2, 8, 0, 8, 8};  // p1 < p0
+  EXPECT_THROW(supernode_solve_subtract_cuda(nullptr, &bad, 1, 1), InvalidArgument);
+  EXPECT_THROW(supernode_solve_permute_cuda(nullptr, work, 4, nullptr, 5, 1, work, 4), InvalidArgument);
+  EXPECT_THROW(supernode_assemble_cuda(nullptr, work, 10, nullptr, nullptr, 3), InvalidArgument);
 }
 
 }  // namespace

@@ -1,0 +1,138 @@
+// The supernodal solve's tasks and the GPU assembly task: kernels and insert functions (no StarPU;
+// the glue is supernode_solve_starpu.cpp).
+#include "codelets/supernode/supernode_solve_codelet.hpp"
+
+#include <map>
+
+#include "codelets/cuda_build.hpp"
+#include "hetsparse/error.hpp"
+
+namespace hetsparse::codelets {
+namespace {
+
+// Buffers for the links from data.size() on, one per distinct handle; items name their buffer.
+std::vector<SolveLinkItem> add_links(rt::TaskSpec& s, const std::vector<SolveLink>& links) {
+  std::map<rt::HandleId, std::int32_t> buffer;
+  std::vector<SolveLinkItem> items;
+  for (const SolveLink& l : links) {
+    auto [it, fresh] = buffer.try_emplace(l.handle, static_cast<std::int32_t>(s.data.size()));
+    if (fresh) s.data.push_back({l.handle, rt::Access::Read});
+    items.push_back({l.src_ext_offset, it->second, l.p0, l.p1, l.c0, l.ld, 0});
+  }
+  return items;
+}
+
+std::vector<SolveStoreItem> add_blocks(rt::TaskSpec& s, const std::vector<SolveBlockRef>& blocks) {
+  std::vector<SolveStoreItem> items;
+  for (const SolveBlockRef& b : blocks) {
+    items.push_back({static_cast<std::int32_t>(s.data.size()), b.c0, b.c1, 0});
+    s.data.push_back({b.x, rt::Access::Read});
+  }
+  return items;
+}
+
+}  // namespace
+
+const rt::Kernel& supernode_solve_forward_kernel() {
+  static const rt::Kernel k{"sn_solve_forward", kCpuAndCuda};
+  return k;
+}
+const rt::Kernel& supernode_solve_backward_kernel() {
+  static const rt::Kernel k{"sn_solve_backward", kCpuAndCuda};
+  return k;
+}
+const rt::Kernel& supernode_solve_collect_kernel() {
+  static const rt::Kernel k{"sn_solve_collect", rt::Device::Cpu};
+  return k;
+}
+const rt::Kernel& supernode_solve_store_kernel() {
+  static const rt::Kernel k{"sn_solve_store", kCpuAndCuda};
+  return k;
+}
+const rt::Kernel& supernode_solve_permute_kernel() {
+  static const rt::Kernel k{"sn_solve_permute", kCpuAndCuda};
+  return k;
+}
+const rt::Kernel& supernode_assemble_kernel() {
+  static const rt::Kernel k{"sn_assemble", kCpuAndCuda};
+  return k;
+}
+
+void insert_solve_forward(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const SolveGroupArgs& g,
+                          const SolveFactorData& f, rt::HandleId x, rt::HandleId ext, bool init, bool solve,
+                          const SolveInput& in, const std::vector<SolveLink>& from) {
+  if (init && in.stage == 0 && (in.host_b == nullptr || opt.where != rt::Where::Cpu))
+    throw InvalidArgument("insert_solve_forward: task '" + opt.name + "' reads a host right-hand side off a CPU");
+  rt::TaskSpec s = rt::make_task(supernode_solve_forward_kernel(), opt, 0.0);
+  s.data = {{x, init ? rt::Access::Write : rt::Access::ReadWrite},
+            {f.panels, rt::Access::Read},
+            {f.rows, rt::Access::Read},
+            {f.ext_rows, rt::Access::Read}};
+  SolveForwardHeader h{g, in.host_b, in.host_perm, in.ldb, in.n, init, solve, -1, -1, 0, 0};
+  if (solve && g.next > 0) {
+    h.ext_buffer = static_cast<std::int32_t>(s.data.size());
+    s.data.push_back({ext, rt::Access::Write});
+  }
+  if (init && in.stage != 0) {
+    h.stage_buffer = static_cast<std::int32_t>(s.data.size());
+    s.data.push_back({in.stage, rt::Access::Read});
+  }
+  const auto items = add_links(s, from);
+  h.count = static_cast<std::int32_t>(items.size());
+  s.set_args(h, items);
+  rt.submit(std::move(s));
+}
+
+void insert_solve_backward(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const SolveGroupArgs& g,
+                           const SolveFactorData& f, rt::HandleId x, rt::HandleId ext, bool first_gather, bool solve,
+                           const std::vector<SolveLink>& to) {
+  rt::TaskSpec s = rt::make_task(supernode_solve_backward_kernel(), opt, 0.0);
+  s.data = {{x, solve ? rt::Access::ReadWrite : rt::Access::Read},
+            {f.panels, rt::Access::Read},
+            {f.rows, rt::Access::Read},
+            {f.ext_rows, rt::Access::Read}};
+  SolveBackwardHeader h{g, solve, -1, 0, 0};
+  if (g.next > 0) {
+    h.ext_buffer = static_cast<std::int32_t>(s.data.size());
+    s.data.push_back({ext, first_gather ? rt::Access::Write : rt::Access::ReadWrite});
+  }
+  const auto items = add_links(s, to);
+  h.count = static_cast<std::int32_t>(items.size());
+  s.set_args(h, items);
+  rt.submit(std::move(s));
+}
+
+void insert_solve_collect(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const std::vector<SolveBlockRef>& blocks,
+                          double* out, int ldo, const std::int32_t* host_perm, int nrhs) {
+  rt::TaskSpec s = rt::make_task(supernode_solve_collect_kernel(), opt, 0.0);
+  const auto items = add_blocks(s, blocks);
+  s.set_args(SolveStoreHeader{out, host_perm, ldo, nrhs, static_cast<std::int32_t>(items.size()), 0}, items);
+  rt.submit(std::move(s));
+}
+
+void insert_solve_store(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const std::vector<SolveBlockRef>& blocks,
+                        rt::HandleId out, int ldo, rt::HandleId perm, int nrhs) {
+  rt::TaskSpec s = rt::make_task(supernode_solve_store_kernel(), opt, 0.0);
+  s.data = {{out, rt::Access::ReadWrite}, {perm, rt::Access::Read}};
+  const auto items = add_blocks(s, blocks);
+  s.set_args(SolveStoreHeader{nullptr, nullptr, ldo, nrhs, static_cast<std::int32_t>(items.size()), 0}, items);
+  rt.submit(std::move(s));
+}
+
+void insert_solve_permute(rt::TaskRuntime& rt, const rt::TaskOptions& opt, rt::HandleId in, int ldi,
+                          rt::HandleId perm, rt::HandleId stage, int n, int nrhs) {
+  rt::TaskSpec s = rt::make_task(supernode_solve_permute_kernel(), opt, 0.0);
+  s.data = {{in, rt::Access::Read}, {perm, rt::Access::Read}, {stage, rt::Access::Write}};
+  s.set_args(SolvePermuteArgs{n, nrhs, ldi, 0});
+  rt.submit(std::move(s));
+}
+
+void insert_supernode_assemble(rt::TaskRuntime& rt, const rt::TaskOptions& opt, rt::HandleId group,
+                               rt::HandleId values, rt::HandleId positions, const AssembleArgs& a) {
+  rt::TaskSpec s = rt::make_task(supernode_assemble_kernel(), opt, 0.0);
+  s.data = {{group, rt::Access::Write}, {values, rt::Access::Read}, {positions, rt::Access::Read}};
+  s.set_args(a);
+  rt.submit(std::move(s));
+}
+
+}  // namespace hetsparse::codelets

@@ -1,0 +1,118 @@
+// Task insertion for the supernodal solve as a task graph (planners/supernodal_solve.hpp) and for the
+// assembly of panels that live on a GPU. The solve's unknowns are one temporary vector handle per
+// group of the factor layout ((c1 - c0) x nrhs, ld c1 - c0), and each group has one more, its
+// external block (next x nrhs, ld next): the contribution it sends to its ancestors in the forward
+// sweep, then the ancestors' solved unknowns it reads in the backward sweep. The external rows of
+// every group are one int32 vector handle, read by every task.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "codelets/supernode/supernode_codelet.hpp"
+
+namespace hetsparse::codelets {
+
+// The group of a solve task: supernodes [first, last), columns [c0, c1), external rows [ext_offset,
+// ext_offset + next) of the external-rows handle. loc: the whole factor's locations (host memory,
+// read by CPU tasks); top: loc[first] with value_offset 0 (the GPU tasks' one supernode).
+struct SolveGroupArgs {
+  const PanelLocation* loc;
+  PanelLocation top;
+  std::int64_t ext_offset;
+  std::int32_t first, last, c0, c1, next, nrhs;
+};
+
+// Handles of the factor a solve task reads, and of the group's own blocks.
+struct SolveFactorData {
+  rt::HandleId panels;    // the group's panels
+  rt::HandleId rows;      // every row list
+  rt::HandleId ext_rows;  // every group's external rows
+};
+
+// Where a forward task takes its right-hand side when it starts the group (init): the permuted
+// stage handle (n x nrhs, ld n, the factor's order), or, for a CPU task, the caller's host b in its
+// own order through the host permutation (old = perm[new]).
+struct SolveInput {
+  rt::HandleId stage = 0;  // 0: host_b
+  std::int32_t n = 0;
+  const double* host_b = nullptr;
+  std::int32_t ldb = 0;
+  const std::int32_t* host_perm = nullptr;
+};
+
+// A contribution from (forward) or an unknown block of (backward) another group: its handle and
+// positions [p0, p1) of the external rows involved. Forward: the source's external block, whose
+// rows start at src_ext_offset (ld ld). Backward: the target's unknowns, rows [c0, c0 + ld).
+struct SolveLink {
+  rt::HandleId handle;
+  std::int64_t src_ext_offset;
+  std::int32_t p0, p1, c0, ld;
+};
+
+struct SolveForwardHeader {  // followed by `count` SolveLinkItem
+  SolveGroupArgs g;
+  const double* host_b;
+  const std::int32_t* host_perm;
+  std::int32_t ldb, n, init, solve, ext_buffer, stage_buffer, count, pad;
+};
+struct SolveBackwardHeader {  // followed by `count` SolveLinkItem
+  SolveGroupArgs g;
+  std::int32_t solve, ext_buffer, count, pad;
+};
+struct SolveLinkItem {
+  std::int64_t src_ext_offset;
+  std::int32_t buffer, p0, p1, c0, ld, pad;
+};
+struct SolveStoreHeader {  // followed by `count` SolveStoreItem
+  double* host_out;        // collect: the caller's host x; store: null (buffer 0)
+  const std::int32_t* host_perm;
+  std::int32_t ldo, nrhs, count, pad;
+};
+struct SolveStoreItem {
+  std::int32_t buffer, c0, c1, pad;
+};
+struct SolvePermuteArgs {
+  std::int32_t n, nrhs, ldi, pad;
+};
+struct AssembleArgs {
+  std::int64_t count, entry_offset, entries;
+};
+
+const rt::Kernel& supernode_solve_forward_kernel();
+const rt::Kernel& supernode_solve_backward_kernel();
+const rt::Kernel& supernode_solve_collect_kernel();
+const rt::Kernel& supernode_solve_store_kernel();
+const rt::Kernel& supernode_solve_permute_kernel();
+const rt::Kernel& supernode_assemble_kernel();
+
+// Forward step of a group on x (its unknowns): init copies its right-hand side in (x Write, else
+// ReadWrite), then the contributions `from` are subtracted, then (solve) the group is solved and its
+// external block `ext` (0 for a root) written. A CUDA task needs a group of one supernode.
+void insert_solve_forward(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const SolveGroupArgs& g,
+                          const SolveFactorData& f, rt::HandleId x, rt::HandleId ext, bool init, bool solve,
+                          const SolveInput& in, const std::vector<SolveLink>& from);
+// Backward step of a group: the ancestors' unknowns `to` gathered into its external block (Write for
+// the first gathering task, first_gather, else ReadWrite), then (solve) the group solved on x.
+void insert_solve_backward(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const SolveGroupArgs& g,
+                           const SolveFactorData& f, rt::HandleId x, rt::HandleId ext, bool first_gather, bool solve,
+                           const std::vector<SolveLink>& to);
+// Solved blocks (handle, columns [c0, c1)) into the caller's order: collect writes the host array
+// out (ld ldo) through host_perm on a CPU worker; store writes the vector handle out (ReadWrite) through
+// the perm handle, wherever the scheduler puts it.
+struct SolveBlockRef {
+  rt::HandleId x;
+  std::int32_t c0, c1;
+};
+void insert_solve_collect(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const std::vector<SolveBlockRef>& blocks,
+                          double* out, int ldo, const std::int32_t* host_perm, int nrhs);
+void insert_solve_store(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const std::vector<SolveBlockRef>& blocks,
+                        rt::HandleId out, int ldo, rt::HandleId perm, int nrhs);
+// stage = in permuted into the factor's order (in: n x nrhs, ld ldi, Read; stage Write).
+void insert_solve_permute(rt::TaskRuntime& rt, const rt::TaskOptions& opt, rt::HandleId in, int ldi,
+                          rt::HandleId perm, rt::HandleId stage, int n, int nrhs);
+// A group's panels (count doubles, Write) zeroed and filled with entries [entry_offset, + entries) of
+// the values / positions handles (positions relative to the group).
+void insert_supernode_assemble(rt::TaskRuntime& rt, const rt::TaskOptions& opt, rt::HandleId group,
+                               rt::HandleId values, rt::HandleId positions, const AssembleArgs& a);
+
+}  // namespace hetsparse::codelets

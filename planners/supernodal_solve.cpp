@@ -1,0 +1,178 @@
+#include "planners/supernodal_solve.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "codelets/supernode/supernode_solve_codelet.hpp"
+#include "hetsparse/error.hpp"
+
+namespace hetsparse::planners {
+namespace {
+
+// Group g's external rows: its panels' rows from c1 on, sorted, once each.
+void add_external_rows(const cholesky::SymbolicFactor& sym, const FactorLayout& layout, index_t g, index_t c1,
+                       std::vector<std::int32_t>& out) {
+  const std::size_t start = out.size();
+  for (index_t s = layout.group_begin[g]; s < layout.group_begin[g + 1]; ++s) {
+    const cholesky::Supernode& sn = sym.supernodes[s];
+    const auto first = sym.rows.begin() + sn.row_begin + sn.ncols, last = sym.rows.begin() + sn.row_begin + sn.nrows;
+    out.insert(out.end(), std::lower_bound(first, last, c1), last);
+  }
+  if (layout.group_begin[g + 1] - layout.group_begin[g] > 1) {
+    std::sort(out.begin() + std::ptrdiff_t(start), out.end());
+    out.erase(std::unique(out.begin() + std::ptrdiff_t(start), out.end()), out.end());
+  }
+}
+
+// Tasks take at most rt::kMaxTaskData handles, `reserved` of them their own: longer link lists are
+// cut into consecutive chunks (at least one, maybe empty).
+std::vector<std::vector<codelets::SolveLink>> chunks(const std::vector<codelets::SolveLink>& links,
+                                                     std::size_t reserved) {
+  const std::size_t per = rt::kMaxTaskData - reserved;
+  std::vector<std::vector<codelets::SolveLink>> out(std::max<std::size_t>(1, (links.size() + per - 1) / per));
+  for (std::size_t i = 0; i < links.size(); ++i) out[i / per].push_back(links[i]);
+  return out;
+}
+
+std::string task_name(const char* what, index_t g, std::size_t part, std::size_t parts) {
+  return std::string(what) + std::to_string(g) + (parts > 1 ? "_" + std::to_string(part) : std::string());
+}
+
+}  // namespace
+
+SolvePlan plan_supernodal_solve(const cholesky::SymbolicFactor& sym, const FactorLayout& layout,
+                                const std::vector<rt::Where>& homes) {
+  const index_t G = layout.num_groups();
+  if (homes.size() != std::size_t(G) || layout.loc.size() != sym.supernodes.size())
+    throw InvalidArgument("supernodal solve: the layout or its homes do not match the symbolic factor");
+  SolvePlan p;
+  p.where = homes;
+  for (index_t g = 0; g < G; ++g) p.col_begin.push_back(sym.supernodes[layout.group_begin[g]].first_col);
+  p.col_begin.push_back(sym.n);
+  std::vector<double> cost(G, 1.0);
+  p.ext_begin.push_back(0);
+  p.links_from.push_back(0);
+  p.links_into.resize(G);
+  for (index_t g = 0; g < G; ++g) {
+    add_external_rows(sym, layout, g, p.col_begin[g + 1], p.ext_rows);
+    p.ext_begin.push_back(static_cast<std::int64_t>(p.ext_rows.size()));
+    for (index_t s = layout.group_begin[g]; s < layout.group_begin[g + 1]; ++s)
+      cost[g] += double(sym.supernodes[s].nrows) * double(sym.supernodes[s].ncols);
+    // Rows are sorted and groups are consecutive column ranges: each target's rows are one run.
+    const std::int64_t base = p.ext_begin[g];
+    for (std::int64_t q = base; q < p.ext_begin[g + 1];) {
+      const index_t t = layout.group_of[sym.col_to_supernode[p.ext_rows[q]]];
+      std::int64_t e = q;
+      while (e < p.ext_begin[g + 1] && p.ext_rows[e] < p.col_begin[t + 1]) ++e;
+      p.links_into[t].push_back(static_cast<std::int64_t>(p.links.size()));
+      p.links.push_back({g, t, static_cast<std::int32_t>(q - base), static_cast<std::int32_t>(e - base)});
+      q = e;
+    }
+    p.links_from.push_back(static_cast<std::int64_t>(p.links.size()));
+  }
+  // Targets come after their sources: up from the roots down, down from the leaves up.
+  p.up.assign(G, 0.0);
+  p.down.assign(G, 0.0);
+  for (index_t g = G - 1; g >= 0; --g) {
+    double after = 0;
+    for (std::int64_t l = p.links_from[g]; l < p.links_from[g + 1]; ++l) after = std::max(after, p.up[p.links[l].target]);
+    p.up[g] = cost[g] + after;
+  }
+  for (index_t g = 0; g < G; ++g) {
+    double after = 0;
+    for (std::int64_t l : p.links_into[g]) after = std::max(after, p.down[p.links[l].source]);
+    p.down[g] = cost[g] + after;
+  }
+  return p;
+}
+
+SolvePlanStats submit_supernodal_solve(rt::TaskRuntime& rt, const cholesky::SymbolicFactor& sym,
+                                       const FactorLayout& layout, const SolvePlan& plan, const SolveHandles& h,
+                                       const SolveRhs& rhs) {
+  const index_t G = layout.num_groups();
+  if (h.panels->size() != std::size_t(G) || h.x.size() != std::size_t(G) || h.ext.size() != std::size_t(G) ||
+      plan.where.size() != std::size_t(G))
+    throw InvalidArgument("supernodal solve: the handles do not match the layout");
+  const bool host = rhs.device_b == 0;
+  if (rhs.nrhs < 1 || (host && (rhs.host_b == nullptr || rhs.ldb < sym.n)) ||
+      (!host && (rhs.device_x == 0 || rhs.perm == 0)))
+    throw InvalidArgument("supernodal solve: need nrhs >= 1 and a host b with ldb >= n, or device b, x and perm");
+  const int lo = rt.min_priority(), hi = rt.max_priority();
+  const double top_up = *std::max_element(plan.up.begin(), plan.up.end());
+  const double top_down = *std::max_element(plan.down.begin(), plan.down.end());
+  auto priority = [&](double v, double top) { return static_cast<int>(double(lo) + (double(hi) - double(lo)) * v / top); };
+  SolvePlanStats st;
+  auto count = [&](rt::Where w) {
+    ++st.tasks;
+    st.gpu_tasks += w == rt::Where::Cuda;
+  };
+  if (!host) {
+    codelets::insert_solve_permute(rt, {"solve_permute", hi, rt::Where::Any}, rhs.device_b, sym.n, rhs.perm, h.stage,
+                                   sym.n, rhs.nrhs);
+    count(rt::Where::Any);
+  }
+  auto args = [&](index_t g) {
+    const index_t first = layout.group_begin[g], last = layout.group_begin[g + 1];
+    codelets::PanelLocation top = layout.loc[first];
+    top.value_offset = 0;
+    return codelets::SolveGroupArgs{layout.loc.data(), top, plan.ext_begin[g], first, last,
+                                    plan.col_begin[g], plan.col_begin[g + 1], static_cast<std::int32_t>(plan.next(g)),
+                                    rhs.nrhs};
+  };
+  // A group of several supernodes (a leaf subtree) has only CPU kernels.
+  auto where = [&](index_t g) {
+    return layout.group_begin[g + 1] - layout.group_begin[g] > 1 ? rt::Where::Cpu : plan.where[g];
+  };
+  for (index_t g = 0; g < G; ++g) {
+    const codelets::SolveFactorData f{(*h.panels)[g], h.rows, h.ext_rows};
+    const rt::Where w = where(g);
+    codelets::SolveInput in{h.stage, sym.n};
+    if (host && w == rt::Where::Cpu) in = {0, sym.n, rhs.host_b, rhs.ldb, sym.perm.data()};
+    std::vector<codelets::SolveLink> from;
+    for (std::int64_t l : plan.links_into[g]) {
+      const SolvePlan::Link& k = plan.links[l];
+      from.push_back({h.ext[k.source], plan.ext_begin[k.source], k.p0, k.p1, 0,
+                      static_cast<std::int32_t>(std::max<std::int64_t>(1, plan.next(k.source)))});
+    }
+    const auto parts = chunks(from, 6);  // unknowns, panels, rows, external rows, own external block, stage
+    for (std::size_t c = 0; c < parts.size(); ++c) {
+      const rt::TaskOptions o{task_name("solve_fwd_", g, c, parts.size()), priority(plan.up[g], top_up), w};
+      codelets::insert_solve_forward(rt, o, args(g), f, h.x[g], h.ext[g], c == 0, c + 1 == parts.size(), in, parts[c]);
+      count(w);
+    }
+  }
+  for (index_t g = G - 1; g >= 0; --g) {
+    const codelets::SolveFactorData f{(*h.panels)[g], h.rows, h.ext_rows};
+    const rt::Where w = where(g);
+    std::vector<codelets::SolveLink> to;
+    for (std::int64_t l = plan.links_from[g]; l < plan.links_from[g + 1]; ++l) {
+      const SolvePlan::Link& k = plan.links[l];
+      to.push_back({h.x[k.target], 0, k.p0, k.p1, plan.col_begin[k.target], plan.rows(k.target)});
+    }
+    const auto parts = chunks(to, 5);  // unknowns, panels, rows, external rows, own external block
+    for (std::size_t c = 0; c < parts.size(); ++c) {
+      const rt::TaskOptions o{task_name("solve_bwd_", g, c, parts.size()), priority(plan.down[g], top_down), w};
+      codelets::insert_solve_backward(rt, o, args(g), f, h.x[g], h.ext[g], c == 0, c + 1 == parts.size(), parts[c]);
+      count(w);
+    }
+  }
+  // The solution back in the caller's order, kMaxTaskData blocks (or two less) per task.
+  const std::size_t per = host ? rt::kMaxTaskData : rt::kMaxTaskData - 2;
+  for (index_t g0 = 0; g0 < G; g0 += index_t(per)) {
+    std::vector<codelets::SolveBlockRef> blocks;
+    for (index_t g = g0; g < std::min<index_t>(G, g0 + index_t(per)); ++g)
+      blocks.push_back({h.x[g], plan.col_begin[g], plan.col_begin[g + 1]});
+    if (host) {
+      codelets::insert_solve_collect(rt, {task_name("solve_collect_", g0, 0, 1), lo, rt::Where::Cpu}, blocks,
+                                     rhs.host_b, rhs.ldb, sym.perm.data(), rhs.nrhs);
+      count(rt::Where::Cpu);
+    } else {
+      codelets::insert_solve_store(rt, {task_name("solve_store_", g0, 0, 1), lo, rt::Where::Any}, blocks,
+                                   rhs.device_x, sym.n, rhs.perm, rhs.nrhs);
+      count(rt::Where::Any);
+    }
+  }
+  return st;
+}
+
+}  // namespace hetsparse::planners
