@@ -16,6 +16,7 @@
 #include "codelets/sptrsv/sptrsv_level_workers.hpp"
 #include "reference/sparse_reference.hpp"
 #include "sparse/convert.hpp"
+#include "sptrsv/split_solver.hpp"
 #include "sptrsv/triangular_solver.hpp"
 
 namespace hetsparse::cli {
@@ -60,7 +61,12 @@ int cmd_sptrsv(int argc, char** argv) {
               "scheduler then peager), or per-level tasks",
               "serial")
       .option("cpu-min-entries", "N", "level-scheduled modes: smallest share of a level in entries (0: default)", "0")
-      .flag("analyze", "print every structural feature of T")
+      .option("split", "off|auto|cpu-gpu|cpu-cpu|gpu-gpu",
+              "split execution: auto = the split model picks a split or a unified solve; a policy forces that split",
+              "off")
+      .option("split-model", "FILE", "split model thresholds (default: data/split_model_<gpu>.tsv, else the paper's)",
+              "")
+      .flag("analyze", "print every structural feature of T (and the split model's)")
       .option("iterations", "N", "timed solves (the median is reported)", "10")
       .option("seed", "S", "seed of the random b", "1");
   if (!p.parse(argc, argv)) return 0;
@@ -103,6 +109,13 @@ int cmd_sptrsv(int argc, char** argv) {
   so.select = sptrsv::parse_select_mode(p.get("select"));
   so.perfmodel_dir = runtime.options().perfmodel_dir;
   so.matrix_name = in.name;
+  try {  // split execution (split_solver.hpp); level scheduling on the CPUs needs combined workers
+    so.split.mode = sptrsv::parse_split_mode(p.get("split"));
+  } catch (const InvalidArgument& e) {
+    throw UsageError(std::string("hetsparse sptrsv: --split: ") + e.what());
+  }
+  so.split.model_file = p.get("split-model");
+  so.split.cpu_parallel_width = std::max(1, widest);
   // Owned apart so that its handles are unregistered before the runtime shuts down.
   auto solver_ptr = std::make_unique<sptrsv::TriangularSolver>(runtime);
   sptrsv::TriangularSolver& solver = *solver_ptr;
@@ -148,6 +161,11 @@ int cmd_sptrsv(int argc, char** argv) {
   const long long level_tasks =
       solver.level_tasks() ? static_cast<long long>(solver.level_tasks()->tasks_last_submit()) : 0;
   const std::string cpu_mode = p.get("cpu-mode");
+  const sptrsv::SplitSolver* split = solver.split();
+  const std::string split_line = split ? split->describe() : "";
+  const std::string split_source = split ? split->thresholds_source() : "";
+  const auto split_features = split ? planners::structure_list(split->structure())
+                                    : std::vector<std::pair<std::string, double>>{};
   solver_ptr.reset();
   const rt::TraceFiles tf = runtime.shutdown();
 
@@ -177,6 +195,14 @@ int cmd_sptrsv(int argc, char** argv) {
         j.set("model_prediction", selection.model_prediction).set("model_vs_best", selection.model_ratio);
       }
     }
+    if (!split_line.empty()) {
+      j.set("split", split_line).set("split_model", split_source);
+      if (p.has("analyze")) {
+        Json f;
+        for (const auto& [name, value] : split_features) f.set(name, value);
+        j.set("split_features", f);
+      }
+    }
     if (!tf.paje.empty()) j.set("trace", tf.paje);
     std::printf("%s\n", j.str().c_str());
   } else {
@@ -201,7 +227,12 @@ int cmd_sptrsv(int argc, char** argv) {
                 median > 0 ? preprocess_s / median : 0.0);
     std::printf("solve       %.4f ms (median of %ld)  %.3f GFLOP/s\n", median * 1e3, iters, gflops);
     std::printf("check       ||b - T x|| / ||b|| = %.2e  %s\n", residual, ok ? "OK" : "WRONG");
+    if (!split_line.empty()) std::printf("split       %s; thresholds: %s\n", split_line.c_str(), split_source.c_str());
     if (p.has("analyze")) std::printf("features\n%s", features.to_text().c_str());
+    if (p.has("analyze") && !split_features.empty()) {
+      std::printf("split features\n");
+      for (const auto& [name, value] : split_features) std::printf("%s %.17g\n", name.c_str(), value);
+    }
     if (!tf.paje.empty()) std::printf("trace       %s (open with: vite %s)\n", tf.paje.c_str(), tf.paje.c_str());
   }
   return ok ? 0 : 1;

@@ -12,6 +12,7 @@ void bind_spmv(rt::StarpuBindings&);
 void bind_supernode(rt::StarpuBindings&);
 void bind_sptrsv(rt::StarpuBindings&);
 void bind_sptrsv_levels(rt::StarpuBindings&);
+void bind_split(rt::StarpuBindings&);
 
 void bind_codelets(rt::StarpuBindings& b) {
   bind_gemm(b);
@@ -23,6 +24,7 @@ void bind_codelets(rt::StarpuBindings& b) {
   bind_supernode(b);
   bind_sptrsv(b);
   bind_sptrsv_levels(b);
+  bind_split(b);
 }
 
 }  // namespace hetsparse::codelets
