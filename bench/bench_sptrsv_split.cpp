@@ -16,6 +16,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "bench/split_corpus.hpp"
@@ -27,6 +28,8 @@
 #include "planners/split_sptrsv_decision.hpp"
 #include "planners/split_sptrsv_structure.hpp"
 #include "reference/sparse_reference.hpp"
+#include "sptrsv/powered_triangle.hpp"
+#include "sptrsv/prepared_scheme.hpp"
 #include "sptrsv/scheme_selection.hpp"
 #include "sptrsv/selection_store.hpp"
 #include "sptrsv/split_model_store.hpp"
@@ -95,16 +98,33 @@ sptrsv::TriangularSolveOptions policy_options(const std::string& policy, const R
 void time_policy(rt::Runtime& r, const Csr& T, const std::string& policy, const RunOptions& ro,
                  const sptrsv::TriangularPattern& whole, const std::string& name, const std::vector<double>& b,
                  const std::vector<double>& xref, bench::TableRow& row) {
-  std::string note;
+  std::string note, fallback;
   try {
     sptrsv::TriangularSolver s(r);
-    s.analyze(T, Triangle::Lower, false, policy_options(policy, ro, whole, name));
     std::vector<double> x(b.size());
     double warm = 0;
-    for (int k = 0; k < 2; ++k) {
-      const auto t0 = std::chrono::steady_clock::now();
-      s.solve(b.data(), x.data());
-      warm = since(t0);
+    const auto start = [&](const sptrsv::TriangularSolveOptions& o) {
+      s.analyze(T, Triangle::Lower, false, o);
+      for (int k = 0; k < 2; ++k) {  // the first solves prepare the scheme on the worker
+        const auto t0 = std::chrono::steady_clock::now();
+        s.solve(b.data(), x.data());
+        warm = since(t0);
+      }
+    };
+    sptrsv::TriangularSolveOptions o = policy_options(policy, ro, whole, name);
+    try {
+      start(o);
+    } catch (const std::exception& e) {
+      // The scheme model may pick a powered form whose transform is then refused (too many entries):
+      // a unified GPU solve takes the model's unpowered pick instead.
+      if ((policy != "gpu" && policy != "auto") || o.device == sptrsv::SolveDevice::Cpu) throw;
+      sptrsv::SelectionOptions so;
+      so.perfmodel_dir = ro.perfmodel_dir;
+      o.variant = sptrsv::select_scheme_by_model(
+                      whole.features(), sptrsv::unpowered_candidates(whole.rows(), whole.nnz(), whole.num_levels()), so)
+                      .scheme;
+      fallback = std::string(" (fallback from: ") + e.what() + ")";
+      start(o);
     }
     const int runs = std::clamp(static_cast<int>(ro.budget_s / std::max(warm, 1e-6)), ro.min_runs, ro.max_runs);
     std::vector<double> times;
@@ -119,7 +139,12 @@ void time_policy(rt::Runtime& r, const Csr& T, const std::string& policy, const 
     row[policy + "_setup_s"] = num(s.preprocess_seconds());
     row[policy + "_split_setup_s"] = num(s.split() ? s.split()->setup_seconds() : 0.0);
     row[policy + "_error"] = num(relative_error(x, xref));
-    note = s.split() ? s.split()->describe() : s.chosen_variant();
+    note = (s.split() ? s.split()->describe() : s.chosen_variant()) + fallback;
+    if (policy == "gpu") {  // the scheme that ran, for the GPU cost model
+      const auto [family, factor] = sptrsv::gpu_scheme_steps(s.chosen_variant());
+      row["gpu_family"] = std::to_string(family);
+      row["gpu_level_factor"] = num(factor);
+    }
     if (policy == "auto" && s.split()) row["auto_policy"] = planners::to_string(s.split()->decision().policy);
   } catch (const std::exception& e) {
     note = std::string("error: ") + e.what();
@@ -168,7 +193,10 @@ int run(int argc, char** argv) {
       const auto t0 = std::chrono::steady_clock::now();
       const Csr T = bench::corpus_triangle(e, ro.matrix_dir);
       const sptrsv::TriangularPattern whole(T, Triangle::Lower, false);
-      const planners::SplitStructure s = planners::analyse_split_structure(whole.host_view());
+      planners::SplitStructure s = planners::analyse_split_structure(whole.host_view());
+      if (machine.gpu)
+        std::tie(s.gpu_family, s.gpu_level_factor) =
+            sptrsv::gpu_scheme_steps(sptrsv::unified_gpu_scheme(whole, policy_options("gpu", ro, whole, e.name)));
       const planners::SplitDecision d = planners::decide_split(s, thresholds.thresholds, machine);
       for (const auto& [key, value] : planners::structure_list(s)) row[key] = num(value);
       row["analysis_s"] = num(whole.analysis_seconds());

@@ -1,6 +1,8 @@
-// bench_sptrsv_split fit: the unified CPU/GPU model by weighted logistic regression, then the
-// flowchart's thresholds by coordinate search, scored on how many triangles get a policy within 5 %
-// of their fastest (ties: the smaller sum of log time ratios to the fastest).
+// bench_sptrsv_split fit: the cost models by non-negative least squares of their relative error on
+// the unified policies' times (the splits' own cost: the median excess over their parts'), then the
+// flowchart's gates and the split margin by coordinate search, scored on how many triangles get a
+// policy within 5 % of their fastest (ties: the smaller sum of log time ratios to the fastest).
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -35,58 +37,107 @@ Score score(const std::vector<SplitCase>& cases, const planners::SplitThresholds
   return s;
 }
 
-double log10_at_least_1(double v) { return std::log10(v > 1 ? v : 1); }
+// Non-negative weighted least squares of the relative error, sum ((x_i . c - t_i) / t_i)^2, by trying
+// every subset of the columns (4 at most) and keeping the best whose coefficients are all >= 0.
+template <std::size_t K>
+bool fit_costs(const std::vector<std::pair<std::array<double, K>, double>>& samples, std::array<double, K>& coef) {
+  if (samples.size() < K + 2) return false;
+  std::array<double, K> scale{};
+  for (const auto& [x, t] : samples)
+    for (std::size_t k = 0; k < K; ++k) scale[k] = std::max(scale[k], std::abs(x[k]));
+  double best = INFINITY;
+  for (unsigned mask = 1; mask < (1u << K); ++mask) {
+    double A[K][K] = {}, b[K] = {};
+    for (const auto& [x, t] : samples)
+      for (std::size_t a = 0; a < K; ++a) {
+        if (!(mask >> a & 1) || scale[a] == 0) continue;
+        const double xa = x[a] / scale[a] / t;
+        b[a] += xa;
+        for (std::size_t c = 0; c < K; ++c)
+          if ((mask >> c & 1) && scale[c] != 0) A[a][c] += xa * x[c] / scale[c] / t;
+      }
+    for (std::size_t a = 0; a < K; ++a)
+      if (!(mask >> a & 1) || scale[a] == 0) A[a][a] = 1, b[a] = 0;
+    std::array<double, K> c{};
+    bool ok = true;
+    for (std::size_t col = 0; col < K && ok; ++col) {  // Gaussian elimination, no pivoting (SPD)
+      ok = std::abs(A[col][col]) > 1e-12;
+      for (std::size_t r = col + 1; r < K && ok; ++r) {
+        const double f = A[r][col] / A[col][col];
+        for (std::size_t k = col; k < K; ++k) A[r][k] -= f * A[col][k];
+        b[r] -= f * b[col];
+      }
+    }
+    if (!ok) continue;
+    for (std::size_t r = K; r-- > 0;) {
+      double v = b[r];
+      for (std::size_t k = r + 1; k < K; ++k) v -= A[r][k] * c[k];
+      c[r] = v / A[r][r];
+      ok = ok && c[r] >= 0;
+    }
+    if (!ok) continue;
+    double residual = 0;
+    for (const auto& [x, t] : samples) {
+      double p = 0;
+      for (std::size_t k = 0; k < K; ++k) p += scale[k] ? c[k] / scale[k] * x[k] : 0.0;
+      residual += (p - t) * (p - t) / (t * t);
+    }
+    if (residual < best) {
+      best = residual;
+      for (std::size_t k = 0; k < K; ++k) coef[k] = scale[k] ? c[k] / scale[k] : 0.0;
+    }
+  }
+  return std::isfinite(best);
+}
 
-// Weighted logistic regression of "the GPU beats the CPU" on [1, log10 rows, log10 AP, log10 ARL],
-// weights |ln(t_gpu / t_cpu)| (a near tie matters little), Newton steps with a small ridge.
-void fit_unified_model(const std::vector<SplitCase>& cases, planners::SplitThresholds& t) {
-  std::vector<std::array<double, 4>> x;
-  std::vector<double> y, w;
+double median(std::vector<double> v) {
+  if (v.empty()) return std::nan("");
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// The cost models from the unified policies' times, then each split's own cost as the median of its
+// measured time minus its parts' predictions.
+void fit_cost_models(const std::vector<SplitCase>& cases, planners::CostModel& m) {
+  std::vector<std::pair<std::array<double, 3>, double>> cpu;
+  std::vector<std::pair<std::array<double, 4>, double>> levels;
+  std::vector<std::pair<std::array<double, 3 + planners::kGpuFamilies>, double>> gpu;
   for (const SplitCase& c : cases) {
-    const auto g = c.ms.find("gpu");
-    double cpu = INFINITY;
-    for (const char* p : {"cpu", "cpu-levels"})
-      if (c.ms.count(p)) cpu = std::min(cpu, c.ms.at(p));
-    if (g == c.ms.end() || !std::isfinite(cpu)) continue;
-    x.push_back({1.0, log10_at_least_1(static_cast<double>(c.structure.rows)), log10_at_least_1(c.structure.ap),
-                 log10_at_least_1(c.structure.arl)});
-    y.push_back(g->second < cpu ? 1.0 : 0.0);
-    w.push_back(std::abs(std::log(g->second / cpu)) + 0.02);
+    const planners::LevelRange& r = c.structure.all;
+    const auto d = [](std::int64_t v) { return static_cast<double>(v); };
+    if (c.ms.count("cpu")) cpu.push_back({{1.0, d(r.nnz), d(r.rows)}, c.ms.at("cpu")});
+    if (c.ms.count("cpu-levels") && c.machine.cpu_parallel_width > 1)
+      levels.push_back({{1.0, d(r.nnz - r.wide_nnz), d(r.wide_nnz), d(r.wide_levels)}, c.ms.at("cpu-levels")});
+    if (c.ms.count("gpu")) {  // the steps of the scheme that ran, in its family's column
+      std::array<double, 3 + planners::kGpuFamilies> x{1.0, d(r.rows), d(r.nnz)};
+      x[3 + static_cast<std::size_t>(std::clamp(c.structure.gpu_family, 0, planners::kGpuFamilies - 1))] =
+          d(r.levels) * c.structure.gpu_level_factor;
+      gpu.push_back({x, c.ms.at("gpu")});
+    }
   }
-  if (x.size() < 4) return;
-  std::array<double, 4> beta{t.gpu_w0, t.gpu_w_rows, t.gpu_w_ap, t.gpu_w_arl};
-  for (int iter = 0; iter < 50; ++iter) {
-    double H[4][4] = {}, g[4] = {};
-    for (std::size_t i = 0; i < x.size(); ++i) {
-      double z = 0;
-      for (int k = 0; k < 4; ++k) z += beta[k] * x[i][k];
-      const double p = 1 / (1 + std::exp(-z)), d = w[i] * p * (1 - p);
-      for (int a = 0; a < 4; ++a) {
-        g[a] += w[i] * (p - y[i]) * x[i][a];
-        for (int b = 0; b < 4; ++b) H[a][b] += d * x[i][a] * x[i][b];
-      }
+  fit_costs(cpu, m.cpu);
+  fit_costs(levels, m.cpu_levels);
+  std::array<double, 3 + planners::kGpuFamilies> g{};
+  for (std::size_t k = 0; k < 3; ++k) g[k] = m.gpu[k];
+  for (std::size_t k = 0; k < planners::kGpuFamilies; ++k) g[3 + k] = m.gpu_level[k];
+  if (fit_costs(gpu, g)) {
+    for (std::size_t k = 0; k < 3; ++k) m.gpu[k] = g[k];
+    // A family no sample ran keeps its start value (a zero fit would call its steps free).
+    for (std::size_t k = 0; k < planners::kGpuFamilies; ++k) {
+      bool seen = false;
+      for (const auto& [x, t] : gpu) seen = seen || x[3 + k] > 0;
+      if (seen) m.gpu_level[k] = g[3 + k];
     }
-    for (int a = 1; a < 4; ++a) g[a] += 1e-2 * beta[a], H[a][a] += 1e-2;  // ridge on the slopes
-    for (int a = 0; a < 4; ++a) H[a][a] += 1e-9;
-    // Solve H step = g (Gaussian elimination, 4 x 4).
-    double step[4];
-    for (int col = 0; col < 4; ++col) {
-      for (int r = col + 1; r < 4; ++r) {
-        const double f = H[r][col] / H[col][col];
-        for (int k = col; k < 4; ++k) H[r][k] -= f * H[col][k];
-        g[r] -= f * g[col];
-      }
-    }
-    for (int r = 3; r >= 0; --r) {
-      double s = g[r];
-      for (int k = r + 1; k < 4; ++k) s -= H[r][k] * step[k];
-      step[r] = s / H[r][r];
-    }
-    double change = 0;
-    for (int k = 0; k < 4; ++k) beta[k] -= step[k], change += std::abs(step[k]);
-    if (change < 1e-8) break;
   }
-  t.gpu_w0 = beta[0], t.gpu_w_rows = beta[1], t.gpu_w_ap = beta[2], t.gpu_w_arl = beta[3];
+  std::vector<double> cg, cc;
+  planners::CostModel parts = m;
+  parts.cpu_gpu = parts.cpu_cpu = 0.0;
+  for (const SplitCase& c : cases) {
+    if (c.ms.count("cpu-gpu")) cg.push_back(c.ms.at("cpu-gpu") - planners::predict_ms(parts, planners::SplitPolicy::CpuGpu, c.structure));
+    if (c.ms.count("cpu-cpu")) cc.push_back(c.ms.at("cpu-cpu") - planners::predict_ms(parts, planners::SplitPolicy::CpuCpu, c.structure));
+  }
+  if (!cg.empty()) m.cpu_gpu = std::max(0.0, median(cg));
+  if (!cc.empty()) m.cpu_cpu = std::max(0.0, median(cc));
 }
 
 // A threshold and its candidate values.
@@ -96,13 +147,11 @@ struct Knob {
   std::vector<double> values;
 };
 
-std::vector<Knob> knobs(const planners::SplitThresholds& start) {
+std::vector<Knob> knobs() {
   using T = planners::SplitThresholds;
   const auto I = [](std::int64_t T::*m) { return [m](T& t, double v) { t.*m = static_cast<std::int64_t>(v); }; };
   const auto R = [](double T::*m) { return [m](T& t, double v) { t.*m = v; }; };
-  std::vector<double> shifts;
-  for (double d = -6; d <= 6; d += 0.5) shifts.push_back(start.gpu_w0 + d);
-  return {{"gpu_w0", R(&T::gpu_w0), shifts},
+  return {{"split_margin", R(&T::split_margin), {0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.1, 1.25}},
           {"min_levels", I(&T::min_levels), {0, 10, 20, 40, 80, 160, 320, 640, 1280, 1e9}},
           {"min_rows", I(&T::min_rows), {0, 1e3, 3e3, 1e4, 3e4, 1e5, 3e5, 1e6, 1e9}},
           {"min_sfl_pct", R(&T::min_sfl_pct), {0, 5, 10, 20, 40, 60, 80, 90, 95, 101}},
@@ -111,8 +160,7 @@ std::vector<Knob> knobs(const planners::SplitThresholds& start) {
           {"min_gpu_pf_rows_pct", R(&T::min_gpu_pf_rows_pct), {0, 50, 70, 85, 95, 101}},
           {"cpu_cpu_min_part1_rows_pct", R(&T::cpu_cpu_min_part1_rows_pct), {0, 25, 50, 75, 90, 101}},
           {"cpu_cpu_min_part2_levels", I(&T::cpu_cpu_min_part2_levels), {0, 10, 40, 100, 400, 1e9}},
-          {"min_iteration_savings", I(&T::min_iteration_savings), {0, 10, 30, 100, 300, 1000, 1e4, 1e12}},
-          {"cpu_levels_min_ap", R(&T::cpu_levels_min_ap), {10, 30, 100, 300, 1000, 2000, 5000, 1e4, 1e30}}};
+          {"min_iteration_savings", I(&T::min_iteration_savings), {0, 10, 30, 100, 300, 1000, 1e4, 1e12}}};
 }
 
 void print_score(const char* what, const std::vector<SplitCase>& cases, const planners::SplitThresholds& t) {
@@ -156,12 +204,12 @@ int split_fit(int argc, char** argv) {
     t = planners::SplitThresholds::from_tsv(text, p.get("start"));
   }
   print_score("start (train)", train, t);
-  fit_unified_model(train, t);
-  print_score("logistic model (train)", train, t);
+  fit_cost_models(train, t.costs);
+  print_score("fitted cost models (train)", train, t);
   Score best = score(train, t);
   for (int sweep = 0; sweep < 6; ++sweep) {
     bool moved = false;
-    for (const Knob& k : knobs(t)) {
+    for (const Knob& k : knobs()) {
       for (double v : k.values) {
         planners::SplitThresholds trial = t;
         k.set(trial, v);

@@ -16,7 +16,7 @@ std::int64_t rows_of(const index_t* level_ptr, index_t l) { return level_ptr[l +
 
 void check(const SplitStructureOptions& o) {
   if (o.pf_min_rows < 1 || !(o.breakeven_entries > 0) || o.hts_good_rows < 1 || !(o.hts_bad_fraction >= 0) ||
-      o.hts_bad_fraction > 1 || o.warp < 1 || o.max_spmv_row_iterations < 1) {
+      o.hts_bad_fraction > 1 || o.warp < 1 || o.max_spmv_row_iterations < 1 || o.wide_entries < 1) {
     throw InvalidArgument("analyse_split_structure: options out of range (pf_min_rows, hts_good_rows, warp and "
                           "max_spmv_row_iterations >= 1, breakeven_entries > 0, hts_bad_fraction in [0, 1])");
   }
@@ -25,6 +25,21 @@ void check(const SplitStructureOptions& o) {
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 }  // namespace
+
+LevelRange level_range(const index_t* level_ptr, const std::int64_t* level_nnz, index_t begin, index_t end,
+                       std::int64_t wide_entries) {
+  LevelRange r;
+  for (index_t l = begin; l < end; ++l) {
+    r.rows += rows_of(level_ptr, l);
+    r.nnz += level_nnz[l];
+    if (level_nnz[l] >= wide_entries) {
+      ++r.wide_levels;
+      r.wide_nnz += level_nnz[l];
+    }
+  }
+  r.levels = end - begin;
+  return r;
+}
 
 std::vector<index_t> row_levels(const kernels::TriangularView& t) {
   std::vector<index_t> level(static_cast<std::size_t>(t.n), 0);
@@ -61,6 +76,8 @@ CpuGpuCut slice_cpu_gpu(const index_t* level_ptr, const std::int64_t* level_nnz,
   best.cpu_levels_pct = pct(cpu_end - cpu_begin, levels);
   best.cpu_rows_pct = pct(static_cast<double>(level_ptr[cpu_end] - level_ptr[cpu_begin]), static_cast<double>(rows));
   best.gpu_pf_rows_pct = pct(static_cast<double>(gpu_pf_rows), static_cast<double>(gpu_rows));
+  best.cpu_side = level_range(level_ptr, level_nnz, cpu_begin, cpu_end, o.wide_entries);
+  best.gpu_side = level_range(level_ptr, level_nnz, gpu_begin, gpu_end, o.wide_entries);
   return best;
 }
 
@@ -88,6 +105,8 @@ HtsCut slice_hts(const index_t* level_ptr, const std::int64_t* level_nnz, index_
   cut.part1_rows_pct = pct(level_ptr[cut.level], level_ptr[levels]);
   cut.part1_nnz_pct = pct(static_cast<double>(part1_nnz), static_cast<double>(nnz));
   cut.part2_levels = levels - cut.level;
+  cut.part1 = level_range(level_ptr, level_nnz, 0, cut.level, o.wide_entries);
+  cut.part2 = level_range(level_ptr, level_nnz, cut.level, levels, o.wide_entries);
   return cut;
 }
 
@@ -179,6 +198,7 @@ SplitStructure analyse_split_structure(const kernels::TriangularView& t, const S
     for (index_t p = t.rowptr[i]; p < t.rowptr[i + 1]; ++p) ++column[static_cast<std::size_t>(t.colind[p])];
   }
   s.mcl = *std::max_element(column.begin(), column.end());
+  s.all = level_range(t.level_ptr, t.level_nnz, 0, t.num_levels, o.wide_entries);
   s.cpu_gpu = slice_cpu_gpu(t.level_ptr, t.level_nnz, t.num_levels, o);
   s.hts = slice_hts(t.level_ptr, t.level_nnz, t.num_levels, o);
   if (o.single_algorithm && s.mcl - 1 > o.warp) s.sas = slice_single_algorithm(t, row_levels(t), o);

@@ -17,6 +17,8 @@
 
 namespace hetsparse::planners {
 
+inline constexpr int kGpuFamilies = 3;
+
 struct SplitStructureOptions {
   // m: a level with at least this many rows is parallel friendly (PFL); the others are serial
   // friendly (SFL). The paper's 200.
@@ -35,7 +37,18 @@ struct SplitStructureOptions {
   std::int64_t max_spmv_row_iterations = 75;
   // The single-algorithm candidate costs a pass over the entries (the others O(levels)).
   bool single_algorithm = true;
+  // A level of at least this many entries is shared out by the CPUs' level-scheduled task (two
+  // shares of kParallelTaskMinEntries); the cost models count such "wide" levels apart.
+  std::int64_t wide_entries = 4096;
 };
+
+// Sizes of a range of levels: what the cost models (split_sptrsv_decision.hpp) read.
+struct LevelRange {
+  std::int64_t rows = 0, nnz = 0, levels = 0;
+  std::int64_t wide_levels = 0, wide_nnz = 0;  // levels of at least wide_entries entries, and their entries
+};
+LevelRange level_range(const index_t* level_ptr, const std::int64_t* level_nnz, index_t begin, index_t end,
+                       std::int64_t wide_entries);
 
 // CPU-GPU two-algorithm split: the serial-friendly side on one CPU core, the other on the GPU.
 struct CpuGpuCut {
@@ -45,6 +58,7 @@ struct CpuGpuCut {
   double cpu_levels_pct = 0.0;  // share of the levels on the CPU side
   double cpu_rows_pct = 0.0;    // share of the rows on the CPU side
   double gpu_pf_rows_pct = 0.0;  // share of the GPU side's rows in parallel-friendly levels
+  LevelRange cpu_side, gpu_side;
 };
 
 // CPU-CPU split: part 1 level-scheduled over the CPU workers, part 2 serial substitution.
@@ -53,6 +67,7 @@ struct HtsCut {
   double part1_rows_pct = 0.0;
   double part1_nnz_pct = 0.0;
   std::int64_t part2_levels = 0;
+  LevelRange part1, part2;
 };
 
 // GPU-GPU single-algorithm split: long columns' entries below the cut move into the SpMV.
@@ -71,6 +86,13 @@ struct SplitStructure {
   double pfr_pct = 0.0;  // PFR: % of the rows in parallel-friendly levels
   std::int64_t mcl = 0, mrl = 0;  // longest column and row, entries (diagonal included)
   std::int64_t pf_min_rows = 0;
+  LevelRange all;  // the whole DAG
+  // The scheme the GPU would run, for the GPU cost model (not structure: the caller sets it, e.g.
+  // from the scheme model's pick): its family (kGpuFamilies: 0 a warp per row, syncfree and
+  // yuenyeung; 1 a thread per row, capellini; 2 the others, cuSPARSE, level sets, AG), and the
+  // steps it takes per level of the DAG (1/K for the powered form powK, else 1).
+  int gpu_family = 0;
+  double gpu_level_factor = 1.0;
   CpuGpuCut cpu_gpu;
   HtsCut hts;
   SasCut sas;

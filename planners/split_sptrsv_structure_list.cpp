@@ -1,5 +1,6 @@
 // The split structure as (name, value) pairs and back (--analyze, the benchmark's table, the fit).
 #include <cmath>
+#include <string>
 
 #include "planners/split_sptrsv_structure.hpp"
 
@@ -43,7 +44,8 @@ const Member<SplitStructure> kTop[] = {
     real("ARL", &SplitStructure::arl),          real("SFL", &SplitStructure::sfl_pct),
     real("PFR", &SplitStructure::pfr_pct),      integer("MCL", &SplitStructure::mcl),
     integer("MRL", &SplitStructure::mrl),       integer("m", &SplitStructure::pf_min_rows),
-    real("split_analysis_s", &SplitStructure::seconds)};
+    real("split_analysis_s", &SplitStructure::seconds), real("gpu_level_factor", &SplitStructure::gpu_level_factor),
+    index("gpu_family", &SplitStructure::gpu_family)};
 const Member<CpuGpuCut> kCpuGpu[] = {
     index("cg_level", &CpuGpuCut::level),           flag("cg_parallel_first", &CpuGpuCut::parallel_first),
     real("cg_gain_levels", &CpuGpuCut::gain_levels), real("cg_cpu_levels_pct", &CpuGpuCut::cpu_levels_pct),
@@ -54,6 +56,20 @@ const Member<HtsCut> kHts[] = {index("hts_level", &HtsCut::level), real("hts_par
 const Member<SasCut> kSas[] = {index("sas_level", &SasCut::level), integer("sas_savings", &SasCut::savings),
                                integer("sas_a21_nnz", &SasCut::a21_nnz),
                                integer("sas_long_columns", &SasCut::long_columns)};
+
+const Member<LevelRange> kRange[] = {integer("rows", &LevelRange::rows), integer("nnz", &LevelRange::nnz),
+                                     integer("levels", &LevelRange::levels),
+                                     integer("wide_levels", &LevelRange::wide_levels),
+                                     integer("wide_nnz", &LevelRange::wide_nnz)};
+
+// The LevelRange fields under a prefix ("all_rows", "cg_cpu_nnz", ...).
+void list_range(const std::string& prefix, const LevelRange& r, std::vector<std::pair<std::string, double>>& out) {
+  for (const Member<LevelRange>& m : kRange) out.emplace_back(prefix + m.name, get(r, m));
+}
+void read_range(const std::string& prefix, LevelRange& r, const std::map<std::string, double>& values) {
+  for (const Member<LevelRange>& m : kRange)
+    if (const auto it = values.find(prefix + m.name); it != values.end()) put(r, m, it->second);
+}
 
 template <class S, std::size_t N>
 void list(const S& s, const Member<S> (&members)[N], std::vector<std::pair<std::string, double>>& out) {
@@ -73,6 +89,11 @@ std::vector<std::pair<std::string, double>> structure_list(const SplitStructure&
   list(s.cpu_gpu, kCpuGpu, out);
   list(s.hts, kHts, out);
   list(s.sas, kSas, out);
+  list_range("all_", s.all, out);
+  list_range("cg_cpu_", s.cpu_gpu.cpu_side, out);
+  list_range("cg_gpu_", s.cpu_gpu.gpu_side, out);
+  list_range("hts_p1_", s.hts.part1, out);
+  list_range("hts_p2_", s.hts.part2, out);
   return out;
 }
 
@@ -82,6 +103,11 @@ SplitStructure structure_from_list(const std::map<std::string, double>& values) 
   read(s.cpu_gpu, kCpuGpu, values);
   read(s.hts, kHts, values);
   read(s.sas, kSas, values);
+  read_range("all_", s.all, values);
+  read_range("cg_cpu_", s.cpu_gpu.cpu_side, values);
+  read_range("cg_gpu_", s.cpu_gpu.gpu_side, values);
+  read_range("hts_p1_", s.hts.part1, values);
+  read_range("hts_p2_", s.hts.part2, values);
   return s;
 }
 

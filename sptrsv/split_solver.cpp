@@ -3,10 +3,12 @@
 
 #include <chrono>
 #include <cmath>
+#include <optional>
 #include <utility>
 
 #include "hetsparse/error.hpp"
 #include "planners/split_sptrsv.hpp"
+#include "sptrsv/powered_triangle.hpp"
 #include "sptrsv/prepared_scheme.hpp"
 #include "sptrsv/scheme_selection.hpp"
 #include "sptrsv/selection_store.hpp"
@@ -67,6 +69,26 @@ double since(std::chrono::steady_clock::time_point t0) {
 
 }  // namespace
 
+std::string unified_gpu_scheme(const TriangularPattern& whole, const TriangularSolveOptions& options) {
+  if (options.variant != "auto") return options.variant;
+  if (!scheme_model_available(options)) return heuristic_scheme(whole.features());
+  SelectionOptions so;
+  so.mode = SelectMode::Model;
+  so.perfmodel_dir = options.perfmodel_dir;
+  so.use_cache = false;
+  so.record_timings = false;
+  return select_scheme(whole, so).scheme;
+}
+
+std::pair<int, double> gpu_scheme_steps(const std::string& scheme) {
+  const std::optional<PoweredSchemeName> pow = parse_powered_scheme(scheme);
+  const std::string base = pow ? pow->base : scheme;
+  const int family = base.rfind("syncfree", 0) == 0 || base.rfind("yuenyeung", 0) == 0 ? 0
+                     : base.rfind("capellini", 0) == 0                                  ? 1
+                                                                                        : 2;
+  return {family, pow && pow->power > 0 ? 1.0 / pow->power : 1.0};
+}
+
 SplitSolver::SplitSolver(rt::TaskRuntime& rt, const TriangularPattern& whole, const planners::SplitStructure& structure,
                          const planners::SplitDecision& decision, const TriangularSolveOptions& options,
                          std::string thresholds_source, double decide_seconds)
@@ -92,10 +114,24 @@ SplitSolver::SplitSolver(rt::TaskRuntime& rt, const TriangularPattern& whole, co
     scheme2 = heuristic_for(blocks_->part2());
   }
   const Triangle tri = whole.triangle();
-  part1_ = std::make_unique<TriangularSolver>(rt_);
-  part1_->analyze(blocks_->part1(), tri, false, part_options(options, decision.part1, scheme1, 1));
-  part2_ = std::make_unique<TriangularSolver>(rt_);
-  part2_->analyze(blocks_->part2(), tri, false, part_options(options, decision.part2, scheme2, 2));
+  const auto make_part = [&](const Csr& block, PartDevice device, const std::string& scheme, int k) {
+    auto part = std::make_unique<TriangularSolver>(rt_);
+    const TriangularSolveOptions o = part_options(options, device, scheme, k);
+    part->analyze(block, tri, false, o);
+    // A part never takes the powered form: its transform may be refused only at the first solve.
+    if (device == PartDevice::Gpu && parse_powered_scheme(part->chosen_variant())) {
+      SelectionOptions so;
+      so.perfmodel_dir = options.perfmodel_dir;
+      const TriangularPattern& p = part->pattern();
+      TriangularSolveOptions unpowered = o;
+      unpowered.variant =
+          select_scheme_by_model(p.features(), unpowered_candidates(p.rows(), p.nnz(), p.num_levels()), so).scheme;
+      part->analyze(block, tri, false, unpowered);
+    }
+    return part;
+  };
+  part1_ = make_part(blocks_->part1(), decision.part1, scheme1, 1);
+  part2_ = make_part(blocks_->part2(), decision.part2, scheme2, 2);
   const std::vector<index_t>& order = blocks_->order();
   order_ = {rt_, rt_.register_vector({const_cast<index_t*>(order.data()), order.size(), sizeof(index_t)})};
   register_a21();

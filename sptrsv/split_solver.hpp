@@ -6,13 +6,16 @@
 // for a split (TriangularSolveOptions::split); with a unified decision it keeps only the structure
 // and the decision, for --analyze.
 //
-// GPU parts: a part of a CPU-GPU split takes the trained scheme model's pick for its sub-triangle
-// (the fixed heuristic without a model); the GPU-GPU split is single-algorithm: both parts run the
-// model's unpowered pick for the whole triangle. Several right-hand sides: GPU parts solve one, so
-// with nrhs > 1 every task of the split runs on CPU workers (the CPU parts take all columns at once).
+// GPU parts: a part of a CPU-GPU split takes the trained scheme model's pick for its sub-triangle,
+// among the unpowered schemes when the model picks a powered one (its transform may be refused at
+// the first solve); the fixed heuristic without a model. The GPU-GPU split is single-algorithm:
+// both parts run the model's unpowered pick for the whole triangle. Several right-hand sides: GPU
+// parts solve one, so with nrhs > 1 every task of the split runs on CPU workers (the CPU parts take
+// all columns at once).
 #pragma once
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "planners/split_sptrsv_blocks.hpp"
@@ -23,6 +26,13 @@
 #include "sptrsv/triangular_solver.hpp"
 
 namespace hetsparse::sptrsv {
+
+// The scheme a unified GPU solve would run: options.variant, or for "auto" the trained model's pick
+// (never a search) or, without a model, the fixed heuristic.
+std::string unified_gpu_scheme(const TriangularPattern& whole, const TriangularSolveOptions& options);
+// A scheme's family and steps per DAG level for the GPU cost model (planners::SplitStructure::
+// gpu_family, gpu_level_factor): powK:BASE is BASE's family at 1/K.
+std::pair<int, double> gpu_scheme_steps(const std::string& scheme);
 
 class SplitSolver {
  public:

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <memory>
+#include <tuple>
 
 #include "hetsparse/error.hpp"
 #include "planners/split_sptrsv_decision.hpp"
@@ -30,6 +31,8 @@ void TriangularSolver::choose_split(const TriangularSolveOptions& options) {
   planners::SplitMachine machine;
   machine.gpu = gpu_ && device_where_ != rt::Where::Cpu;
   machine.cpu_parallel_width = std::max(1, so.cpu_parallel_width);
+  if (machine.gpu && so.mode == SplitMode::Auto)
+    std::tie(structure.gpu_family, structure.gpu_level_factor) = gpu_scheme_steps(unified_gpu_scheme(p, options));
   planners::SplitDecision decision;
   std::string source = "forced";
   if (so.mode == SplitMode::Auto) {

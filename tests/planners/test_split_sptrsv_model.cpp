@@ -3,6 +3,7 @@
 // text form.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <map>
 #include <string>
 
@@ -121,14 +122,18 @@ TEST(SplitDecision, WideTriangleGoesUnifiedToTheGpuAChainToOneCore) {
   const planners::SplitThresholds t;
   EXPECT_EQ(planners::decide_split(profile("b200000x8"), t, {true, 1}).policy, SplitPolicy::UnifiedGpu);
   EXPECT_EQ(planners::decide_split(profile("c5000"), t, {true, 8}).policy, SplitPolicy::UnifiedCpu);
-  // Without a GPU, AP past the threshold takes the level-scheduled CPU task when there is one.
+  // Without a GPU, wide levels take the level-scheduled CPU task when there is one.
   EXPECT_EQ(planners::decide_split(profile("b200000x8"), t, {false, 8}).policy, SplitPolicy::UnifiedCpuLevels);
   EXPECT_EQ(planners::decide_split(profile("b200000x8"), t, {false, 1}).policy, SplitPolicy::UnifiedCpu);
 }
 
-TEST(SplitDecision, WideThenThinSplitsCpuCpuWithParallelCpuTasks) {
+TEST(SplitDecision, WideThenThinSplitsCpuCpuWhereTheLevelTaskCrawlsOverThinLevels) {
   const planners::SplitStructure s = profile("b30000x10+c500");
-  const planners::SplitThresholds t;
+  planners::SplitThresholds t;
+  EXPECT_EQ(planners::decide_split(s, t, {false, 4}).policy, SplitPolicy::UnifiedCpuLevels)
+      << "by the starting costs the level-scheduled task also takes the thin tail well";
+  t.costs.cpu_levels[1] = 1e-4;  // but if its thin levels cost 25x serial substitution's entries
+  t.costs.cpu_cpu = 0.0;
   const planners::SplitDecision d = planners::decide_split(s, t, {false, 4});
   EXPECT_EQ(d.policy, SplitPolicy::CpuCpu) << d.reason;
   EXPECT_EQ(d.cut_level, 10);
@@ -141,7 +146,8 @@ TEST(SplitDecision, LongColumnsSplitGpuGpuWhenTheGpuWins) {
   planners::SplitStructure s = structure_of(hub_triangle(1000));
   planners::SplitThresholds t;
   t.min_iteration_savings = 50;  // c below the hub triangle's 60
-  t.gpu_w0 = 10.0;               // the unified model prefers the GPU
+  t.costs.gpu = {0.01, 0.0, 0.0};  // the cost models prefer the GPU
+  t.costs.gpu_level = {0.0, 0.0, 0.0};
   planners::SplitDecision d = planners::decide_split(s, t, {true, 1});
   EXPECT_EQ(d.policy, SplitPolicy::GpuGpu) << d.reason;
   EXPECT_EQ(d.cut_level, 1);
@@ -149,6 +155,22 @@ TEST(SplitDecision, LongColumnsSplitGpuGpuWhenTheGpuWins) {
   EXPECT_EQ(d.part2, planners::PartDevice::Gpu);
   t.min_iteration_savings = 61;
   EXPECT_EQ(planners::decide_split(s, t, {true, 1}).policy, SplitPolicy::UnifiedGpu);
+}
+
+TEST(SplitDecision, CostModelsAddUpThePartsOfASplit) {
+  const planners::SplitStructure s = profile("c3000+b60000x6");
+  const planners::CostModel c;
+  const double parts = planners::predict_ms(c, planners::PartDevice::CpuSerial, s.cpu_gpu.cpu_side) +
+                       planners::predict_ms(c, planners::PartDevice::Gpu, s.cpu_gpu.gpu_side);
+  EXPECT_DOUBLE_EQ(planners::predict_ms(c, SplitPolicy::CpuGpu, s), c.cpu_gpu + parts);
+  EXPECT_DOUBLE_EQ(planners::predict_ms(c, SplitPolicy::UnifiedCpu, s),
+                   c.cpu[0] + c.cpu[1] * static_cast<double>(s.nnz) + c.cpu[2] * static_cast<double>(s.rows));
+  EXPECT_EQ(s.all.wide_levels, 6) << "the block's levels, 10000 rows each";
+  EXPECT_EQ(s.cpu_gpu.cpu_side.rows + s.cpu_gpu.gpu_side.rows, s.rows);
+  EXPECT_TRUE(std::isnan(planners::predict_ms(c, SplitPolicy::CpuCpu, s))) << "no HTS cut";
+  const planners::SplitDecision d = planners::decide_split(s, planners::SplitThresholds{}, {true, 1});
+  EXPECT_TRUE(std::isnan(d.predicted_ms[1])) << "no parallel CPU task on this machine";
+  EXPECT_LT(d.predicted_ms[3], d.predicted_ms[0]);
 }
 
 TEST(SplitDecision, ForcedPoliciesNeedACutAndTheirDevices) {
@@ -165,10 +187,12 @@ TEST(SplitDecision, ForcedPoliciesNeedACutAndTheirDevices) {
 TEST(SplitThresholds, TextRoundTripAndErrorsNameTheLine) {
   planners::SplitThresholds t;
   t.min_levels = 77;
-  t.gpu_w_ap = -1.5;
+  t.costs.gpu[2] = -1.5;
+  t.costs.cpu_levels[3] = 0.25;
   const planners::SplitThresholds back = planners::SplitThresholds::from_tsv("# comment\n\n" + t.to_tsv(), "f.tsv");
   EXPECT_EQ(back.min_levels, 77);
-  EXPECT_DOUBLE_EQ(back.gpu_w_ap, -1.5);
+  EXPECT_DOUBLE_EQ(back.costs.gpu[2], -1.5);
+  EXPECT_DOUBLE_EQ(back.costs.cpu_levels[3], 0.25);
   EXPECT_EQ(back.to_tsv(), t.to_tsv());
   try {
     planners::SplitThresholds::from_tsv("min_rows\t5\nmin_rowz\t6\n", "model.tsv");

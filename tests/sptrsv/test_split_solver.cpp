@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
+#include <tuple>
 #include <string>
 #include <utility>
 #include <vector>
@@ -78,21 +80,29 @@ TEST(SplitSolverCpu, NewValuesWithoutNewAnalysis) {
 
 TEST(SplitSolverCpu, AutoWithoutGpuStaysOnTheCpus) {
   rt::Runtime r(test_runtime_options("peager", 2, 0));
-  const std::pair<const char*, planners::SplitPolicy> cases[] = {{"b6000x6+c400", planners::SplitPolicy::CpuCpu},
-                                                                  {"c3000+b20000x5", planners::SplitPolicy::UnifiedCpu},
-                                                                  {"c2000", planners::SplitPolicy::UnifiedCpu}};
-  for (const auto& [spec, expected] : cases) {
+  // The starting cost models (an empty model file), and ones where thin levels crawl in the
+  // level-scheduled task, which sends a wide-then-thin triangle to the CPU-CPU split.
+  const std::string crawl = ::testing::TempDir() + "split_model_crawl.tsv";
+  std::ofstream(crawl) << "cost_cpu_1\t1e-5\ncost_cpu_levels_1\t1e-4\ncost_cpu_cpu\t0\n";
+  const std::tuple<const char*, const char*, planners::SplitPolicy> cases[] = {
+      {"b6000x6+c400", "/dev/null", planners::SplitPolicy::UnifiedCpuLevels},
+      {"c3000+b20000x5", "/dev/null", planners::SplitPolicy::UnifiedCpuLevels},
+      {"c2000", "/dev/null", planners::SplitPolicy::UnifiedCpu},
+      {"b6000x6+c400", crawl.c_str(), planners::SplitPolicy::CpuCpu}};
+  for (const auto& [spec, model, expected] : cases) {
     const Csr T = level_profile_lower(spec, 4, 5);
     sptrsv::TriangularSolveOptions o;  // device auto
     o.split.mode = sptrsv::SplitMode::Auto;
     o.split.cpu_parallel_width = 2;
-    o.split.model_file = "/dev/null";  // every threshold at the paper's value
+    o.split.model_file = model;
     sptrsv::TriangularSolver s(r);
     s.analyze(T, Triangle::Lower, false, o);
     ASSERT_NE(s.split(), nullptr);
     const planners::SplitPolicy p = s.split()->decision().policy;
-    EXPECT_EQ(p, expected) << spec << ": " << s.split()->describe();  // the paper's thresholds
-    EXPECT_EQ(s.chosen_variant(), expected == planners::SplitPolicy::CpuCpu ? "split:cpu-cpu" : "cpu_serial");
+    EXPECT_EQ(p, expected) << spec << ": " << s.split()->describe();
+    EXPECT_EQ(s.chosen_variant(), expected == planners::SplitPolicy::CpuCpu           ? "split:cpu-cpu"
+                                  : expected == planners::SplitPolicy::UnifiedCpuLevels ? "cpu_parallel_task"
+                                                                                        : "cpu_serial");
     EXPECT_FALSE(s.split()->describe().empty());
     run_solves(s, T, Triangle::Lower, false, spec);
   }

@@ -84,8 +84,8 @@ TEST(SplitSolverGpu, GpuGpuSingleAlgorithm) {
 TEST(SplitSolverGpu, AutoSplitsAChainGluedToABlock) {
   rt::Runtime r(test_runtime_options("dmdas", 2, 1));
   if (r.cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
-  // The paper's thresholds (a trained file could move them): 63k rows, 99.8 % serial levels, 95 % of
-  // the rows in parallel-friendly ones.
+  // The paper's thresholds and the starting cost models (a trained file could move them): 63k rows,
+  // 99.8 % serial levels, 95 % of the rows in parallel-friendly ones, the chain cheap on one core.
   sptrsv::TriangularSolveOptions o = split_options(sptrsv::SplitMode::Auto);
   o.split.model_file = "/dev/null";  // an empty file: every threshold at its default
   const Csr T = level_profile_lower("c3000+b60000x6", 4, 8);
