@@ -62,7 +62,8 @@ int cmd_sptrsv(int argc, char** argv) {
               "serial")
       .option("cpu-min-entries", "N", "level-scheduled modes: smallest share of a level in entries (0: default)", "0")
       .option("split", "off|auto|cpu-gpu|cpu-cpu|gpu-gpu",
-              "split execution: auto = the split model picks a split or a unified solve; a policy forces that split",
+              "split execution: auto = the split model picks a split or a unified solve; a policy forces that split "
+              "(default scheduler then peager, for the CPUs' level-scheduled parallel task)",
               "off")
       .option("split-model", "FILE", "split model thresholds (default: data/split_model_<gpu>.tsv, else the paper's)",
               "")
@@ -90,11 +91,16 @@ int cmd_sptrsv(int argc, char** argv) {
   }
   so.cpu_min_entries = p.get_int("cpu-min-entries");
   if (so.cpu_min_entries < 0) throw UsageError("hetsparse sptrsv: --cpu-min-entries must not be negative");
+  try {  // split execution (split_solver.hpp): it may level-schedule on the CPUs, as parallel-task does
+    so.split.mode = sptrsv::parse_split_mode(p.get("split"));
+  } catch (const InvalidArgument& e) {
+    throw UsageError(std::string("hetsparse sptrsv: --split: ") + e.what());
+  }
   rt::RuntimeOptions ro = runtime_options(p);
   // A parallel task spans several workers only under a scheduler that builds combined workers; with
   // StarPU's topology-based ones a worker that is master of a narrow one may take the task, with
   // STARPU_SINGLE_COMBINED_WORKER one worker is master of every width, so peager takes the widest.
-  if (so.cpu_mode == sptrsv::CpuMode::ParallelTask) {
+  if (so.cpu_mode == sptrsv::CpuMode::ParallelTask || so.split.mode != sptrsv::SplitMode::Off) {
     if (ro.scheduler.empty() && !std::getenv("STARPU_SCHED")) ro.scheduler = "peager";
     if (!std::getenv("STARPU_SINGLE_COMBINED_WORKER")) ::setenv("STARPU_SINGLE_COMBINED_WORKER", "1", 1);
   }
@@ -109,11 +115,6 @@ int cmd_sptrsv(int argc, char** argv) {
   so.select = sptrsv::parse_select_mode(p.get("select"));
   so.perfmodel_dir = runtime.options().perfmodel_dir;
   so.matrix_name = in.name;
-  try {  // split execution (split_solver.hpp); level scheduling on the CPUs needs combined workers
-    so.split.mode = sptrsv::parse_split_mode(p.get("split"));
-  } catch (const InvalidArgument& e) {
-    throw UsageError(std::string("hetsparse sptrsv: --split: ") + e.what());
-  }
   so.split.model_file = p.get("split-model");
   so.split.cpu_parallel_width = std::max(1, widest);
   // Owned apart so that its handles are unregistered before the runtime shuts down.

@@ -39,7 +39,7 @@ std::optional<std::string> find_split_model_file(const std::string& explicit_fil
 LoadedThresholds load_split_thresholds(const std::string& explicit_file, const std::string& perfmodel_dir,
                                        const std::string& gpu) {
   const std::optional<std::string> file = find_split_model_file(explicit_file, perfmodel_dir, gpu);
-  if (!file) return {planners::SplitThresholds{}, "defaults (paper)"};
+  if (!file) return {planners::SplitThresholds{}, "built-in defaults (the paper's thresholds, rough costs)"};
   std::ifstream in(*file);
   if (!in) throw InvalidArgument("split model file '" + *file + "' cannot be read");
   std::ostringstream text;

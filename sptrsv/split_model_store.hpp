@@ -15,7 +15,7 @@ std::optional<std::string> find_split_model_file(const std::string& explicit_fil
 
 struct LoadedThresholds {
   planners::SplitThresholds thresholds;
-  std::string source;  // the file, or "defaults (paper)"
+  std::string source;  // the file, or "built-in defaults ..."
 };
 // Reads the file found; InvalidArgument (naming the file and line) for a malformed one, IoError-like
 // InvalidArgument for an explicit file that cannot be read.
