@@ -110,63 +110,82 @@ HtsCut slice_hts(const index_t* level_ptr, const std::int64_t* level_nnz, index_
   return cut;
 }
 
-SasCut slice_single_algorithm(const kernels::TriangularView& t, const std::vector<index_t>& level,
-                              const SplitStructureOptions& o) {
+namespace {
+
+// The single-algorithm slicing from the columns' entry counts (diagonal included).
+SasCut single_algorithm_cut(const kernels::TriangularView& t, const std::vector<std::int64_t>& column,
+                            const SplitStructureOptions& o) {
   SasCut cut;
   const index_t n = t.n, levels = t.num_levels;
   if (levels < 2) return cut;
-  // Off-diagonal entries per column, and the deepest level of a row too long for the SpMV.
-  std::vector<std::int64_t> column(static_cast<std::size_t>(n) + 1, 0);
-  index_t heavy_level = -1;
+  // Per row: its level and its column's off-diagonal entries, side by side (one load per entry below).
+  struct Row {
+    index_t level;
+    std::int64_t len;
+  };
+  std::vector<Row> row(static_cast<std::size_t>(n));
+  for (index_t l = 0; l < levels; ++l)
+    for (index_t k = t.level_ptr[l]; k < t.level_ptr[l + 1]; ++k) row[t.level_rows[k]].level = l;
+  index_t heavy_level = -1;  // the deepest level of a row too long for the SpMV
   for (index_t i = 0; i < n; ++i) {
-    const std::int64_t off = t.rowptr[i + 1] - t.rowptr[i] - 1;
-    if (ceil_div(off, o.warp) >= o.max_spmv_row_iterations) heavy_level = std::max(heavy_level, level[i]);
-    for (index_t p = t.rowptr[i]; p < t.rowptr[i + 1]; ++p)
-      if (t.colind[p] != i) ++column[static_cast<std::size_t>(t.colind[p]) + 1];
+    row[i].len = column[i] - 1;
+    if (ceil_div(t.rowptr[i + 1] - t.rowptr[i] - 1, o.warp) >= o.max_spmv_row_iterations)
+      heavy_level = std::max(heavy_level, row[i].level);
   }
-  // Bucket the long columns' entries by column: the levels of the rows that read them.
-  std::vector<std::int64_t> start(static_cast<std::size_t>(n) + 1, 0);
+  // savings(L) and the SpMV's entries a21(L) as difference arrays over the cut level L. Column j
+  // saves ceil(len / w) - 1 extra iterations once the cut passes it (L > level j: its readers all
+  // go to the SpMV), and one fewer each time a further warp of its readers (the (w k + 1)-th in
+  // level order) falls above the cut again; rows taken in level order meet them in that order, so
+  // no sort is needed. Entry (i, j) is in A21 for level j < L <= level i.
+  std::vector<std::int64_t> diff(static_cast<std::size_t>(levels) + 2, 0), a21(diff.size(), 0);
   for (index_t j = 0; j < n; ++j) {
-    const bool long_column = column[static_cast<std::size_t>(j) + 1] > o.warp;
-    cut.long_columns += long_column;
-    start[static_cast<std::size_t>(j) + 1] = start[j] + (long_column ? column[static_cast<std::size_t>(j) + 1] : 0);
+    if (row[j].len <= o.warp) continue;
+    ++cut.long_columns;
+    diff[static_cast<std::size_t>(row[j].level) + 1] += ceil_div(row[j].len, o.warp) - 1;
   }
   if (cut.long_columns == 0) return cut;
-  std::vector<index_t> reader_level(static_cast<std::size_t>(start[n]));
-  std::vector<std::int64_t> fill(start.begin(), start.end() - 1);
-  for (index_t i = 0; i < n; ++i)
-    for (index_t p = t.rowptr[i]; p < t.rowptr[i + 1]; ++p) {
-      const index_t j = t.colind[p];
-      if (j != i && start[j + 1] > start[j]) reader_level[static_cast<std::size_t>(fill[j]++)] = level[i];
+  std::vector<std::int64_t> seen(static_cast<std::size_t>(n), 0);  // readers of each column met so far
+  const bool copy = t.level_rowptr != nullptr && t.level_colind != nullptr;  // rows contiguous in level order
+  for (index_t l = 0; l < levels; ++l) {
+    for (index_t k = t.level_ptr[l]; k < t.level_ptr[l + 1]; ++k) {
+      const index_t i = t.level_rows[k];
+      const index_t* cols = copy ? t.level_colind + t.level_rowptr[k] : t.colind + t.rowptr[i];
+      const index_t count = copy ? t.level_rowptr[k + 1] - t.level_rowptr[k] : t.rowptr[i + 1] - t.rowptr[i];
+      for (index_t q = 0; q < count; ++q) {
+        const index_t j = cols[q];
+        if (j == i) continue;
+        const Row& r = row[j];
+        ++a21[static_cast<std::size_t>(r.level) + 1];
+        --a21[static_cast<std::size_t>(l) + 1];
+        if (r.len > o.warp && ++seen[j] > 1 && (seen[j] - 1) % o.warp == 0) --diff[static_cast<std::size_t>(l) + 1];
+      }
     }
-  // savings(L) as a difference array: column j saves ceil(len / w) - 1 extra iterations once the cut
-  // passes it (L > level j: its readers all go to the SpMV) and one fewer each time a further warp of
-  // its readers (the (w k + 1)-th in level order) falls above the cut again.
-  std::vector<std::int64_t> diff(static_cast<std::size_t>(levels) + 1, 0);
-  for (index_t j = 0; j < n; ++j) {
-    auto* first = reader_level.data() + start[j];
-    auto* last = reader_level.data() + start[j + 1];
-    if (first == last) continue;
-    std::sort(first, last);
-    const std::int64_t len = last - first;
-    diff[static_cast<std::size_t>(level[j]) + 1] += ceil_div(len, o.warp) - 1;
-    for (std::int64_t k = o.warp; k < len; k += o.warp) diff[static_cast<std::size_t>(first[k]) + 1] -= 1;
   }
-  std::int64_t savings = 0;
+  std::int64_t savings = 0, entries = 0;
   const index_t lowest = std::max<index_t>(1, heavy_level + 1);
   for (index_t cut_level = 1; cut_level < levels; ++cut_level) {
     savings += diff[static_cast<std::size_t>(cut_level)];
+    entries += a21[static_cast<std::size_t>(cut_level)];
     if (cut_level >= lowest && savings > cut.savings) {
       cut.savings = savings;
       cut.level = cut_level;
+      cut.a21_nnz = entries;
     }
   }
-  if (cut.level == 0) return cut;
-  for (index_t i = 0; i < n; ++i) {
-    if (level[i] < cut.level) continue;
-    for (index_t p = t.rowptr[i]; p < t.rowptr[i + 1]; ++p) cut.a21_nnz += level[t.colind[p]] < cut.level;
-  }
   return cut;
+}
+
+std::vector<std::int64_t> column_counts(const kernels::TriangularView& t) {
+  std::vector<std::int64_t> column(static_cast<std::size_t>(t.n), 0);
+  for (index_t p = 0; p < t.rowptr[t.n]; ++p) ++column[static_cast<std::size_t>(t.colind[p])];
+  return column;
+}
+
+}  // namespace
+
+SasCut slice_single_algorithm(const kernels::TriangularView& t, const SplitStructureOptions& o) {
+  check(o);
+  return single_algorithm_cut(t, column_counts(t), o);
 }
 
 SplitStructure analyse_split_structure(const kernels::TriangularView& t, const SplitStructureOptions& o) {
@@ -192,16 +211,13 @@ SplitStructure analyse_split_structure(const kernels::TriangularView& t, const S
   s.arl = static_cast<double>(s.nnz) / static_cast<double>(s.rows);
   s.sfl_pct = 100.0 - pct(static_cast<double>(pf_levels), static_cast<double>(s.levels));
   s.pfr_pct = pct(static_cast<double>(pf_rows), static_cast<double>(s.rows));
-  std::vector<std::int64_t> column(static_cast<std::size_t>(t.n), 0);
-  for (index_t i = 0; i < t.n; ++i) {
-    s.mrl = std::max<std::int64_t>(s.mrl, t.rowptr[i + 1] - t.rowptr[i]);
-    for (index_t p = t.rowptr[i]; p < t.rowptr[i + 1]; ++p) ++column[static_cast<std::size_t>(t.colind[p])];
-  }
+  for (index_t i = 0; i < t.n; ++i) s.mrl = std::max<std::int64_t>(s.mrl, t.rowptr[i + 1] - t.rowptr[i]);
+  const std::vector<std::int64_t> column = column_counts(t);
   s.mcl = *std::max_element(column.begin(), column.end());
   s.all = level_range(t.level_ptr, t.level_nnz, 0, t.num_levels, o.wide_entries);
   s.cpu_gpu = slice_cpu_gpu(t.level_ptr, t.level_nnz, t.num_levels, o);
   s.hts = slice_hts(t.level_ptr, t.level_nnz, t.num_levels, o);
-  if (o.single_algorithm && s.mcl - 1 > o.warp) s.sas = slice_single_algorithm(t, row_levels(t), o);
+  if (o.single_algorithm && s.mcl - 1 > o.warp) s.sas = single_algorithm_cut(t, column, o);
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return s;
 }

@@ -35,7 +35,7 @@ struct SplitStructureOptions {
   // many warp iterations (32 entries each) stays in part 1, so the SpMV never gets it.
   std::int64_t warp = 32;
   std::int64_t max_spmv_row_iterations = 75;
-  // The single-algorithm candidate costs a pass over the entries (the others O(levels)).
+  // The single-algorithm candidate costs two passes over the entries (the others O(levels)).
   bool single_algorithm = true;
   // A level of at least this many entries is shared out by the CPUs' level-scheduled task (two
   // shares of kParallelTaskMinEntries); the cost models count such "wide" levels apart.
@@ -108,9 +108,9 @@ CpuGpuCut slice_cpu_gpu(const index_t* level_ptr, const std::int64_t* level_nnz,
                         const SplitStructureOptions& options);
 HtsCut slice_hts(const index_t* level_ptr, const std::int64_t* level_nnz, index_t levels,
                  const SplitStructureOptions& options);
-// row_level: the level of each row (row_levels()).
-SasCut slice_single_algorithm(const kernels::TriangularView& t, const std::vector<index_t>& row_level,
-                              const SplitStructureOptions& options);
+// Two passes over the entries (the second in level order); analyse_split_structure skips it with
+// single_algorithm off, and TriangularSolver asks for it only where the decision can use it.
+SasCut slice_single_algorithm(const kernels::TriangularView& t, const SplitStructureOptions& options);
 
 // (name, value) of every field, the features under the paper's symbols (NL, AP, SFL, PFR, MCL, ...),
 // the cuts as cg_*, hts_*, sas_*; and back (fields missing from the map keep their defaults), so a

@@ -22,7 +22,17 @@ void TriangularSolver::choose_split(const TriangularSolveOptions& options) {
   const TriangularPattern& p = host_pattern();
   planners::SplitStructureOptions structure_options = so.structure;
   structure_options.pf_min_rows = analysis_.parallel_friendly_rows;
+  // The single-algorithm cut (two passes over the entries) only where the decision can use it: a
+  // forced GPU-GPU split, or auto once the GPU is the unified choice.
+  const bool single_algorithm = structure_options.single_algorithm;
+  structure_options.single_algorithm = so.mode == SplitMode::GpuGpu && single_algorithm;
   planners::SplitStructure structure;
+  const auto add_single_algorithm_cut = [&] {
+    rt::PausedWorkers paused(rt_);
+    const auto t1 = std::chrono::steady_clock::now();
+    structure.sas = planners::slice_single_algorithm(p.host_view(), structure_options);
+    structure.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+  };
   {
     rt::PausedWorkers paused(rt_);
     structure = planners::analyse_split_structure(p.host_view(), structure_options);
@@ -39,6 +49,10 @@ void TriangularSolver::choose_split(const TriangularSolveOptions& options) {
     const LoadedThresholds loaded =
         load_split_thresholds(so.model_file, options.perfmodel_dir, machine.gpu ? cuda_device_name() : "");
     decision = planners::decide_split(structure, loaded.thresholds, machine);
+    if (decision.policy == planners::SplitPolicy::UnifiedGpu && single_algorithm) {
+      add_single_algorithm_cut();  // (1-c) is reached: decide again with the cut
+      decision = planners::decide_split(structure, loaded.thresholds, machine);
+    }
     source = loaded.source;
   } else {
     decision = planners::forced_split(structure, forced_policy(so.mode), machine);  // InvalidArgument naming why

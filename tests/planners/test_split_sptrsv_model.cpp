@@ -3,6 +3,7 @@
 // text form.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <string>
@@ -93,6 +94,49 @@ TEST(SplitStructure, LongColumnsGiveASingleAlgorithmCut) {
   planners::SplitStructureOptions strict;
   strict.max_spmv_row_iterations = 1;  // every row with an off-diagonal must stay in part 1
   EXPECT_EQ(structure_of(hub_triangle(1000), strict).sas.level, 0);
+}
+
+// The single-algorithm cut by brute force: savings and A21's entries at every level.
+planners::SasCut brute_force_sas(const kernels::TriangularView& t, std::int64_t w) {
+  const std::vector<index_t> level = planners::row_levels(t);
+  planners::SasCut best;
+  std::vector<std::int64_t> len(static_cast<std::size_t>(t.n), 0);
+  for (index_t i = 0; i < t.n; ++i)
+    for (index_t p = t.rowptr[i]; p < t.rowptr[i + 1]; ++p) len[t.colind[p]] += t.colind[p] != i;
+  for (index_t cut = 1; cut < t.num_levels; ++cut) {
+    std::vector<std::int64_t> below(static_cast<std::size_t>(t.n), 0);  // readers above the cut
+    std::int64_t a21 = 0, savings = 0;
+    for (index_t i = 0; i < t.n; ++i)
+      for (index_t p = t.rowptr[i]; p < t.rowptr[i + 1]; ++p) {
+        const index_t j = t.colind[p];
+        if (j == i) continue;
+        below[j] += level[i] < cut;
+        a21 += level[j] < cut && level[i] >= cut;
+      }
+    for (index_t j = 0; j < t.n; ++j) {
+      if (len[j] <= w || level[j] >= cut) continue;
+      const auto iterations = [w](std::int64_t k) { return std::max<std::int64_t>(0, (k + w - 1) / w - 1); };
+      savings += iterations(len[j]) - iterations(below[j]);
+    }
+    if (savings > best.savings) best = {cut, savings, a21, 0};
+  }
+  return best;
+}
+
+TEST(SplitStructure, SingleAlgorithmCutMatchesBruteForce) {
+  for (bool level_copy : {true, false}) {
+    sptrsv::AnalysisOptions o;
+    o.level_ordered_copy = level_copy;
+    for (const Csr& lower : {anchor_rmat_lower(10, 8, 4), hub_triangle(700)}) {
+      const sptrsv::TriangularPattern p(lower, Triangle::Lower, false, o);
+      const planners::SasCut fast = planners::analyse_split_structure(p.host_view()).sas;
+      const planners::SasCut slow = brute_force_sas(p.host_view(), 32);
+      ASSERT_GT(slow.savings, 0);
+      EXPECT_EQ(fast.level, slow.level) << "level copy " << level_copy;
+      EXPECT_EQ(fast.savings, slow.savings);
+      EXPECT_EQ(fast.a21_nnz, slow.a21_nnz);
+    }
+  }
 }
 
 TEST(SplitStructure, ListRoundTrip) {
