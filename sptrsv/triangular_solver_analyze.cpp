@@ -8,6 +8,7 @@
 #include "codelets/sptrsv/sptrsv_codelet.hpp"
 #include "hetsparse/error.hpp"
 #include "sptrsv/selection_store.hpp"
+#include "sptrsv/split_solver.hpp"
 #include "sptrsv/triangular_solver.hpp"
 
 namespace hetsparse::sptrsv {
@@ -92,7 +93,8 @@ void TriangularSolver::install(std::unique_ptr<TriangularPattern> pattern, std::
   gpu_ = gpu;
   selection_ = Selection{};
   variant_index_ = -1;
-  choose_scheme(options);
+  choose_split(options);  // split hook: a split needs no unified scheme
+  if (!split_ || !split_->active()) choose_scheme(options);
   register_matrix();
 }
 

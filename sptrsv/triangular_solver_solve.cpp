@@ -7,6 +7,7 @@
 #include "codelets/sptrsv/sptrsv_codelet.hpp"
 #include "codelets/sptrsv/sptrsv_level_codelets.hpp"
 #include "hetsparse/error.hpp"
+#include "sptrsv/split_solver.hpp"
 #include "sptrsv/triangular_solver.hpp"
 
 namespace hetsparse::sptrsv {
@@ -42,6 +43,10 @@ void TriangularSolver::submit(rt::HandleId b, rt::HandleId x) {
 }
 
 void TriangularSolver::submit_solve(rt::HandleId hb, rt::HandleId hx, int nrhs, bool transpose) {
+  if (split_ && split_->active() && !transpose) {  // split hook
+    split_->submit(hb, hx, nrhs);
+    return;
+  }
   const Shape sh = shape();
   const bool gpu_capable = gpu_ && nrhs == 1 && !transpose;
   if (!gpu_capable && !transpose && cpu_levels()) {  // on CPU workers only: level-scheduled
