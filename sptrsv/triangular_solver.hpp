@@ -143,6 +143,7 @@ class TriangularSolver {
                const AnalysisOptions& analysis, Triangle tri, bool unit_diagonal, const TriangularSolveOptions& options,
                bool gpu);
   void choose_scheme(const TriangularSolveOptions& options);
+  void prepare_scheme();  // the chosen scheme's variant index, or its per-worker preparation
   // Split hook (triangular_solver_split.cpp): with options.split on, the split model's decision; a
   // split makes split_ active, a unified CPU decision narrows the device (device Auto only).
   void choose_split(const TriangularSolveOptions& options);
