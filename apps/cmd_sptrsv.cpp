@@ -19,6 +19,7 @@
 #include "sparse/convert.hpp"
 #include "sparse/progress.hpp"
 #include "sptrsv/solve_paths.hpp"
+#include "sptrsv/split_solver.hpp"
 #include "sptrsv/triangular_solver.hpp"
 
 namespace hetsparse::cli {
@@ -86,7 +87,13 @@ int cmd_sptrsv(int argc, char** argv) {
               "scheduler then peager), or per-level tasks",
               "serial")
       .option("cpu-min-entries", "N", "level-scheduled modes: smallest share of a level in entries (0: default)", "0")
-      .flag("analyze", "print every structural feature of T")
+      .option("split", "off|auto|cpu-gpu|cpu-cpu|gpu-gpu",
+              "split execution: auto = the split model picks a split or a unified solve; a policy forces that split "
+              "(default scheduler then peager, for the CPUs' level-scheduled parallel task)",
+              "off")
+      .option("split-model", "FILE", "split model thresholds (default: data/split_model_<gpu>.tsv, else the paper's)",
+              "")
+      .flag("analyze", "print every structural feature of T (and the split model's)")
       .option("iterations", "N", "timed solves (the median is reported)", "10")
       .option("seed", "S", "seed of the random b", "1");
   if (!p.parse(argc, argv)) return 0;
@@ -111,11 +118,16 @@ int cmd_sptrsv(int argc, char** argv) {
   }
   so.cpu_min_entries = p.get_int("cpu-min-entries");
   if (so.cpu_min_entries < 0) throw UsageError("hetsparse sptrsv: --cpu-min-entries must not be negative");
+  try {  // split execution (split_solver.hpp): it may level-schedule on the CPUs, as parallel-task does
+    so.split.mode = sptrsv::parse_split_mode(p.get("split"));
+  } catch (const InvalidArgument& e) {
+    throw UsageError(std::string("hetsparse sptrsv: --split: ") + e.what());
+  }
   rt::RuntimeOptions ro = runtime_options(p);
   // A parallel task spans several workers only under a scheduler that builds combined workers; with
   // StarPU's topology-based ones a worker that is master of a narrow one may take the task, with
   // STARPU_SINGLE_COMBINED_WORKER one worker is master of every width, so peager takes the widest.
-  if (so.cpu_mode == sptrsv::CpuMode::ParallelTask) {
+  if (so.cpu_mode == sptrsv::CpuMode::ParallelTask || so.split.mode != sptrsv::SplitMode::Off) {
     if (ro.scheduler.empty() && !std::getenv("STARPU_SCHED")) ro.scheduler = "peager";
     if (!std::getenv("STARPU_SINGLE_COMBINED_WORKER")) ::setenv("STARPU_SINGLE_COMBINED_WORKER", "1", 1);
   }
@@ -131,6 +143,8 @@ int cmd_sptrsv(int argc, char** argv) {
   so.select = sptrsv::parse_select_mode(p.get("select"));
   so.perfmodel_dir = runtime.options().perfmodel_dir;
   so.matrix_name = in.name;
+  so.split.model_file = p.get("split-model");
+  so.split.cpu_parallel_width = std::max(1, widest);
   // Owned apart so that its handles are unregistered before the runtime shuts down.
   auto solver_ptr = std::make_unique<sptrsv::TriangularSolver>(runtime);
   sptrsv::TriangularSolver& solver = *solver_ptr;
@@ -184,6 +198,11 @@ int cmd_sptrsv(int argc, char** argv) {
   const long long level_tasks =
       solver.level_tasks() ? static_cast<long long>(solver.level_tasks()->tasks_last_submit()) : 0;
   const std::string cpu_mode = p.get("cpu-mode");
+  const sptrsv::SplitSolver* split = solver.split();
+  const std::string split_line = split ? split->describe() : "";
+  const std::string split_source = split ? split->thresholds_source() : "";
+  const auto split_features = split ? planners::structure_list(split->structure())
+                                    : std::vector<std::pair<std::string, double>>{};
   solver_ptr.reset();
   const rt::TraceFiles tf = runtime.shutdown();
 
@@ -221,6 +240,14 @@ int cmd_sptrsv(int argc, char** argv) {
         j.set("model_prediction", selection.model_prediction).set("model_vs_best", selection.model_ratio);
       }
     }
+    if (!split_line.empty()) {
+      j.set("split", split_line).set("split_model", split_source);
+      if (p.has("analyze")) {
+        Json f;
+        for (const auto& [name, value] : split_features) f.set(name, value);
+        j.set("split_features", f);
+      }
+    }
     if (!tf.paje.empty()) j.set("trace", tf.paje);
     std::printf("%s\n", j.str().c_str());
   } else {
@@ -250,7 +277,12 @@ int cmd_sptrsv(int argc, char** argv) {
                   paths.kernel_ms, variant.c_str(), paths.copy_ms, median * 1e3 / (paths.kernel_ms + paths.copy_ms),
                   paths.resident_ms / paths.kernel_ms);
     std::printf("check       ||b - T x|| / ||b|| = %.2e  %s\n", residual, ok ? "OK" : "WRONG");
+    if (!split_line.empty()) std::printf("split       %s; thresholds: %s\n", split_line.c_str(), split_source.c_str());
     if (p.has("analyze")) std::printf("features\n%s", features.to_text().c_str());
+    if (p.has("analyze") && !split_features.empty()) {
+      std::printf("split features\n");
+      for (const auto& [name, value] : split_features) std::printf("%s %.17g\n", name.c_str(), value);
+    }
     if (!tf.paje.empty()) std::printf("trace       %s (open with: vite %s)\n", tf.paje.c_str(), tf.paje.c_str());
   }
   require_finite(x, "x", "the solution overflows a double: T is too ill-conditioned for double precision "

@@ -16,6 +16,7 @@ void bind_sptrsv(rt::StarpuBindings&);
 void bind_sptrsv_levels(rt::StarpuBindings&);
 void bind_krylov(rt::StarpuBindings&);
 void bind_ic0(rt::StarpuBindings&);
+void bind_split(rt::StarpuBindings&);
 
 void bind_codelets(rt::StarpuBindings& b) {
   bind_gemm(b);
@@ -31,6 +32,7 @@ void bind_codelets(rt::StarpuBindings& b) {
   bind_sptrsv_levels(b);
   bind_krylov(b);
   bind_ic0(b);
+  bind_split(b);
 }
 
 }  // namespace hetsparse::codelets

@@ -89,12 +89,14 @@ struct VectorDesc {
   // copies it to wherever a task runs; InvalidArgument when no CUDA worker drives the device).
   int cuda_device = -1;
   // Host memory: pin it for DMA while registered (when the runtime has GPUs). Off for a few bytes
-  // (a task's scalar result): pinning locks whole pages, and a stack variable must not be locked.
+  // (a task's scalar result: pinning locks whole pages, and a stack variable must not be locked), and
+  // for a buffer registered for one small transfer, where pinning costs more than it saves.
   bool pin = true;
 };
 struct MatrixDesc {  // column-major doubles
   double* ptr;
   std::size_t ld, rows, cols;
+  bool pin = true;  // as VectorDesc::pin
 };
 struct CsrDesc {  // StarPU's CSR interface is 32-bit: nnz and rows below 2^32
   std::uint32_t rows, cols, nnz;

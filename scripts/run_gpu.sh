@@ -34,7 +34,7 @@ step nvidia-smi nvidia-smi
 step info hetsparse info
 if [ "$TESTS" = 1 ]; then
 # The CUDA test executables (tests/*/ kind cuda); every other test_* runs as a CPU suite below.
-GPU_TESTS="test_kernels_cuda test_codelets_cuda test_sptrsv_cuda test_cholesky_cuda test_krylov_cuda"
+GPU_TESTS="test_kernels_cuda test_codelets_cuda test_sptrsv_cuda test_cholesky_cuda test_krylov_cuda test_spmv_cuda"
 # One step per group of suites, so that no step outgrows STEP_TIMEOUT: name|executable|gtest filter
 # of the step|racecheck's filter. Steps with a racecheck filter are the pure CUDA kernels (no StarPU):
 # they also run under compute-sanitizer memcheck (the step's filter) and racecheck (its own filter:
@@ -51,6 +51,7 @@ GPU_STEPS=(
   "all|test_codelets_cuda|*|"
   "all|test_cholesky_cuda|*|"
   "all|test_krylov_cuda|*|"
+  "all|test_spmv_cuda|*|"
 )
 for row in "${GPU_STEPS[@]}"; do
   IFS='|' read -r part t filter race <<< "$row"

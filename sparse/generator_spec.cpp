@@ -130,6 +130,13 @@ const Kind kKinds[] = {
        return anchor_rmat_lower(parse_number<int>(a[0], "scale"), parse_number<int>(a[1], "edge factor"),
                                 optional_seed(a, 2));
      }},
+    {"levels", "levels:PROFILE[:DEG[:SEED]]",
+     "lower triangle with a level profile, e.g. c20000+b400000x20 (chain, then 400k rows in 20 levels); DEG "
+     "off-diagonals a row (4)",
+     1, 3,
+     [](const Args& a) {
+       return level_profile_lower(a[0], a.size() > 1 ? static_cast<int>(positive(a[1], "DEG")) : 4, optional_seed(a, 2));
+     }},
 };
 
 std::string known_kinds() {

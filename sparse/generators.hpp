@@ -5,6 +5,7 @@
 // Grid unknowns are numbered x fastest: node(x, y, z) = x + nx * (y + ny * z).
 #pragma once
 #include <cstdint>
+#include <string>
 
 #include "sparse/csr.hpp"
 #include "sparse/types.hpp"
@@ -65,5 +66,14 @@ Csr anchor_laplacian_lower(int dims, index_t n, std::uint64_t seed);
 // the full diagonal. Values as anchor_laplacian_lower (diagonal 4 + u > 0, so every solve is
 // well defined). The diagonal is the last entry of each row.
 Csr anchor_rmat_lower(int scale, int edge_factor, std::uint64_t seed);
+
+// A lower triangle whose DAG has a prescribed level profile, for split SpTRSV corpora: PROFILE is
+// segments joined by '+', "cN" a serial chain (N levels of one row) and "bRxL" a block of R rows
+// over L levels (e.g. "c20000+b400000x20": a chain glued to a wide block). Rows are numbered level
+// by level; each row's off-diagonals: one to a random row of the previous level (which fixes its
+// level), off_diagonals - 1 more to random rows of the 4 previous levels (merged when equal);
+// magnitudes U(0.1, 1) with random signs, diagonal 1 + the row's sum of magnitudes, stored last.
+// InvalidArgument for a malformed profile, off_diagonals < 1 or 2^31 rows or more.
+Csr level_profile_lower(const std::string& profile, int off_diagonals, std::uint64_t seed);
 
 }  // namespace hetsparse

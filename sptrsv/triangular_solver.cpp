@@ -9,6 +9,7 @@
 #include "codelets/sptrsv/sptrsv_level_codelets.hpp"
 #include "hetsparse/error.hpp"
 #include "sptrsv/selection_store.hpp"
+#include "sptrsv/split_solver.hpp"
 
 namespace hetsparse::sptrsv {
 
@@ -35,6 +36,7 @@ TriangularSolver::TriangularSolver(rt::TaskRuntime& runtime) : rt_(runtime) {}
 TriangularSolver::~TriangularSolver() = default;
 
 void TriangularSolver::release_matrix() {
+  split_.reset();  // split hook: the parts and the split's data
   level_tasks_.reset();
   handles_.reset();  // unregisters the previous matrix, if any
   worker_schemes_.reset();
@@ -147,6 +149,7 @@ void TriangularSolver::update_values(const Csr& T) {
   // The workers' prepared copies hold the old values: prepare again (lazily) from the new ones.
   if (worker_schemes_) worker_schemes_ = std::make_unique<WorkerSchemes>(*pattern_, variant_);
   register_values();
+  if (split_) split_->update_values(*pattern_);  // split hook
 }
 
 codelets::SptrsvMatrixHandles TriangularSolver::matrix_handles(bool device_data, bool levels) const {
@@ -182,7 +185,8 @@ double TriangularSolver::analysis_seconds() const {
 }
 
 double TriangularSolver::preprocess_seconds() const {
-  return analysis_seconds() + selection_.seconds + (worker_schemes_ ? worker_schemes_->preprocess_seconds() : 0.0);
+  return analysis_seconds() + selection_.seconds + (worker_schemes_ ? worker_schemes_->preprocess_seconds() : 0.0) +
+         (split_ ? split_->setup_seconds() : 0.0);  // split hook
 }
 
 const TriangularPattern& TriangularSolver::pattern() const { return host_pattern(); }

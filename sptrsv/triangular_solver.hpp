@@ -22,8 +22,11 @@
 #include "sptrsv/prepared_scheme.hpp"
 #include "sptrsv/scheme_selection.hpp"
 #include "sptrsv/solve_device.hpp"
+#include "sptrsv/split_options.hpp"
 
 namespace hetsparse::sptrsv {
+
+class SplitSolver;  // split_solver.hpp
 
 struct TriangularSolveOptions {
   // Where solves run (solve_device.hpp): auto = a CUDA worker when there is one, else the CPUs. Solves
@@ -55,6 +58,10 @@ struct TriangularSolveOptions {
   // parallel-task as a STARPU_FORKJOIN task (its function starts the threads) instead of SPMD; for
   // comparisons (bench_sptrsv_cpu).
   bool cpu_fork_join = false;
+  // Split execution (split_solver.hpp): off; auto, where the split model decides between a split
+  // and a unified solve (with device Auto, a unified CPU decision sends the solves to the CPUs);
+  // or a split policy forced. Transposed solves never split.
+  SplitOptions split;
 };
 
 class TriangularSolver {
@@ -98,6 +105,8 @@ class TriangularSolver {
   // unregistering x) waits for it. No registration, and no copy where b and x already are where the
   // task runs. InvalidArgument when b and x are one handle.
   void submit(rt::HandleId b, rt::HandleId x);
+  // The same for n x nrhs handles (a split's parts; on CUDA workers only when nrhs is 1).
+  void submit(rt::HandleId b, rt::HandleId x, int nrhs);
 
   const TriangularFeatures& features() const;
   // The scheme solves placed on a CUDA worker use or, when the device is Cpu, the build has no CUDA
@@ -114,6 +123,8 @@ class TriangularSolver {
   const TriangularPattern& pattern() const;
   // The per-level task planner of the last level-tasks solve (null before one).
   const LevelTaskPlanner* level_tasks() const { return level_tasks_.get(); }
+  // The split model's structure and decision, and the split when one runs (null with split off).
+  const SplitSolver* split() const { return split_.get(); }
 
  private:
   struct Handles;
@@ -132,6 +143,10 @@ class TriangularSolver {
                const AnalysisOptions& analysis, Triangle tri, bool unit_diagonal, const TriangularSolveOptions& options,
                bool gpu);
   void choose_scheme(const TriangularSolveOptions& options);
+  void prepare_scheme();  // the chosen scheme's variant index, or its per-worker preparation
+  // Split hook (triangular_solver_split.cpp): with options.split on, the split model's decision; a
+  // split makes split_ active, a unified CPU decision narrows the device (device Auto only).
+  void choose_split(const TriangularSolveOptions& options);
   AnalysisOptions analysis_options(const TriangularSolveOptions& options, bool gpu) const;
   const TriangularPattern& host_pattern() const;
   void release_matrix();  // handles, prepared schemes and level tasks of the previous analysis
@@ -155,6 +170,7 @@ class TriangularSolver {
   std::unique_ptr<WorkerSchemes> worker_schemes_;  // cusparse / ag schemes only
   std::unique_ptr<Handles> handles_;
   std::unique_ptr<LevelTaskPlanner> level_tasks_;  // its tokens go before the pattern
+  std::unique_ptr<SplitSolver> split_;              // its handles go first
   CpuMode cpu_mode_ = CpuMode::Serial;
   std::int64_t cpu_min_entries_ = 0;
   int cpu_chunks_ = 0;

@@ -8,6 +8,7 @@
 #include "codelets/sptrsv/sptrsv_codelet.hpp"
 #include "hetsparse/error.hpp"
 #include "sptrsv/selection_store.hpp"
+#include "sptrsv/split_solver.hpp"
 #include "sptrsv/triangular_solver.hpp"
 
 namespace hetsparse::sptrsv {
@@ -92,7 +93,8 @@ void TriangularSolver::install(std::unique_ptr<TriangularPattern> pattern, std::
   gpu_ = gpu;
   selection_ = Selection{};
   variant_index_ = -1;
-  choose_scheme(options);
+  choose_split(options);  // split hook: a split needs no unified scheme
+  if (!split_ || !split_->active()) choose_scheme(options);
   register_matrix();
 }
 
@@ -103,13 +105,13 @@ void TriangularSolver::choose_scheme(const TriangularSolveOptions& options) {
                                                     : "cpu_level_tasks";
     return;
   }
+  SelectionOptions so;
+  so.mode = options.select;
+  so.perfmodel_dir = options.perfmodel_dir;
+  so.matrix_name = options.matrix_name;
+  const Shape sh = shape();
   if (options.variant == "auto") {
-    SelectionOptions so;
-    so.mode = options.select;
-    so.perfmodel_dir = options.perfmodel_dir;
-    so.matrix_name = options.matrix_name;
     if (device_ && options.select != SelectMode::Search) {
-      const Shape sh = shape();
       selection_ = select_scheme_by_model(device_->features, unpowered_candidates(sh.n, sh.nnz, sh.num_levels), so);
     } else {
       selection_ = select_scheme(host_pattern(), so);
@@ -118,8 +120,23 @@ void TriangularSolver::choose_scheme(const TriangularSolveOptions& options) {
   } else {
     variant_ = options.variant;
   }
-  const std::vector<std::string> variants = codelets::sptrsv_cuda_variants();
+  try {
+    prepare_scheme();
+  } catch (const InvalidArgument& e) {
+    // "auto" may pick a powered form whose transform the limits then refuse (too many entries, too
+    // much growth): the model's pick among the unpowered schemes, rather than a failed analysis.
+    if (options.variant != "auto" || check_scheme(variant_) != SchemeKind::Powered) throw;
+    const std::string refused = variant_ + " refused (" + e.what() + ")";
+    selection_ = select_scheme_by_model(host_pattern().features(), unpowered_candidates(sh.n, sh.nnz, sh.num_levels), so);
+    selection_.note = refused + (selection_.note.empty() ? "" : "; " + selection_.note);
+    variant_ = selection_.scheme;
+    prepare_scheme();
+  }
+}
+
+void TriangularSolver::prepare_scheme() {
   if (check_scheme(variant_) == SchemeKind::Variant) {
+    const std::vector<std::string> variants = codelets::sptrsv_cuda_variants();
     variant_index_ = static_cast<int>(std::find(variants.begin(), variants.end(), variant_) - variants.begin());
   } else {
     worker_schemes_ = std::make_unique<WorkerSchemes>(host_pattern(), variant_);

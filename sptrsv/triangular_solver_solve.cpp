@@ -7,9 +7,16 @@
 #include "codelets/sptrsv/sptrsv_codelet.hpp"
 #include "codelets/sptrsv/sptrsv_level_codelets.hpp"
 #include "hetsparse/error.hpp"
+#include "sptrsv/split_solver.hpp"
 #include "sptrsv/triangular_solver.hpp"
 
 namespace hetsparse::sptrsv {
+namespace {
+
+// Between the two sizes whose copies were measured (H100 call 7): 8 MB pageable, 33.6 MB pinned.
+constexpr std::size_t kPinSolveVectorsBytes = std::size_t{16} << 20;
+
+}  // namespace
 
 void TriangularSolver::solve(const double* b, double* x, int nrhs, bool transpose) {
   if (!pattern_ && !device_) throw InvalidArgument("TriangularSolver::solve before analyze");
@@ -25,10 +32,11 @@ void TriangularSolver::solve(const double* b, double* x, int nrhs, bool transpos
     b_copy.assign(b, b + ld * cols);
     b = b_copy.data();
   }
-  // Pinned for the call (when the runtime has GPUs): pinning, the DMA and unpinning cost a little less
-  // than a pageable copy of the same vector (docs/benchmarks.md, "SpTRSV as a user gets it").
-  rt::DataHandle hb = rt::make_matrix_handle(rt_, const_cast<double*>(b), ld, ld, cols);  // Read only
-  rt::DataHandle hx = rt::make_matrix_handle(rt_, x, ld, ld, cols);
+  // Pinned for the call only when large: pinning, the DMA and unpinning beat a pageable copy for 33.6 MB
+  // (6.4 against 7.3 ms for b and x) but not for 8 MB (2.1 against 1.5 ms), docs/benchmarks.md.
+  const bool pin = ld * cols * sizeof(double) >= kPinSolveVectorsBytes;
+  rt::DataHandle hb(rt_, rt_.register_matrix({const_cast<double*>(b), ld, ld, cols, pin}));  // Read only
+  rt::DataHandle hx(rt_, rt_.register_matrix({x, ld, ld, cols, pin}));
   submit_solve(hb.id(), hx.id(), nrhs, transpose);
   rt_.wait_all();
   hx.reset();  // brings x home
@@ -42,6 +50,10 @@ void TriangularSolver::submit(rt::HandleId b, rt::HandleId x) {
 }
 
 void TriangularSolver::submit_solve(rt::HandleId hb, rt::HandleId hx, int nrhs, bool transpose) {
+  if (split_ && split_->active() && !transpose) {  // split hook
+    split_->submit(hb, hx, nrhs);
+    return;
+  }
   const Shape sh = shape();
   const bool gpu_capable = gpu_ && nrhs == 1 && !transpose;
   if (!gpu_capable && !transpose && cpu_levels()) {  // on CPU workers only: level-scheduled

@@ -159,7 +159,7 @@ HandleId Runtime::register_matrix(const MatrixDesc& d) {
   starpu_matrix_data_register(&e.handle, STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(d.ptr), d.ld, d.rows, d.cols,
                               sizeof(double));
   const std::size_t bytes = d.cols > 0 ? (d.ld * (d.cols - 1) + d.rows) * sizeof(double) : 0;
-  if (pin_ && !impl_->inside_pinned_range(d.ptr, bytes)) Impl::pin_range(e, d.ptr, bytes);
+  if (pin_ && d.pin && !impl_->inside_pinned_range(d.ptr, bytes)) Impl::pin_range(e, d.ptr, bytes);
   std::lock_guard<std::mutex> lock(impl_->mutex);
   impl_->handles.push_back(e);
   return impl_->handles.size() - 1;

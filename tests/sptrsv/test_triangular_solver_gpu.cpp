@@ -14,6 +14,9 @@
 
 #include "codelets/sptrsv/sptrsv_codelet.hpp"
 #include "hetsparse/error.hpp"
+#include "sparse/generators.hpp"
+#include "sparse/convert.hpp"
+#include "sptrsv/prepared_scheme.hpp"
 #include "sptrsv/scheme_model.hpp"
 #include "sptrsv/selection_store.hpp"
 #include "sptrsv/timing_table.hpp"
@@ -162,6 +165,35 @@ TEST(TriangularSolverGpu, AutoSearchCachesAndModelPredicts) {
   std::fill(X.begin(), X.end(), std::nan(""));
   s.solve(B.data(), X.data());
   expect_matches_reference(T, Triangle::Lower, false, false, B, X, 1, "auto model " + searched);
+}
+
+// A model that always picks a powered form, on a triangle whose M^16 the limits refuse (a band of
+// 6 below the diagonal: M^16 holds some 16x T's entries): "auto" takes the model's pick among the
+// unpowered schemes and says why, instead of failing the analysis.
+TEST(TriangularSolverGpu, AutoFallsBackWhenThePoweredFormIsRefused) {
+  rt::Runtime r(test_runtime_options("eager", 1, 1));
+  if (r.cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
+  const Csr T = solver_input(triangle(random_banded(4000, 6, 1.0, 17, true), Triangle::Lower), Triangle::Lower, false, 7);
+  const sptrsv::TriangularPattern p(T, Triangle::Lower, false);
+  ASSERT_GE(p.num_levels(), sptrsv::kPoweredMinLevels);
+  sptrsv::TimingSample sample;
+  sample.name = "always-powered";
+  for (const auto& [name, value] : p.features().as_list()) sample.features[name] = value;
+  sample.times_ms = {{"pow16:cusparse", 1.0}, {"syncfree", 3.0}, {"yuenyeung", 2.0}, {"cusparse", 4.0}};
+  const std::string model = test::test_output_dir() + "always_powered_" + std::to_string(::getpid()) + ".tsv";
+  sptrsv::SchemeModel::fit({sample}, 1).save(model);
+  ::setenv("HETSPARSE_SPTRSV_MODEL", model.c_str(), 1);
+  sptrsv::TriangularSolveOptions o;
+  o.select = sptrsv::SelectMode::Model;
+  sptrsv::TriangularSolver s(r);
+  s.analyze(T, Triangle::Lower, false, o);
+  ::unsetenv("HETSPARSE_SPTRSV_MODEL");
+  EXPECT_EQ(s.chosen_variant(), "yuenyeung");  // the model's best among the unpowered schemes
+  EXPECT_NE(s.selection().note.find("pow16:cusparse refused"), std::string::npos) << s.selection().note;
+  const std::vector<double> B = random_values(static_cast<std::size_t>(T.rows), 10);
+  std::vector<double> X(B.size(), std::nan(""));
+  s.solve(B.data(), X.data());
+  expect_matches_reference(T, Triangle::Lower, false, false, B, X, 1, "auto after a refused powered form");
 }
 
 }  // namespace

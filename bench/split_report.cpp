@@ -1,0 +1,110 @@
+// bench_sptrsv_split report: the figures from measured tables, as markdown: how often the
+// decision picks the fastest policy (within 5 %), the speedup over the best unified policy, the
+// triangles a split wins, and the setup cost in solves (the live auto solver's, on the anchors).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "bench/split_cases.hpp"
+#include "bench/split_fit.hpp"
+#include "cli/args.hpp"
+#include "hetsparse/error.hpp"
+
+namespace hetsparse::bench {
+namespace {
+
+double quantile(std::vector<double> v, double q) {
+  if (v.empty()) return std::nan("");
+  std::sort(v.begin(), v.end());
+  return v[static_cast<std::size_t>(std::lround(q * static_cast<double>(v.size() - 1)))];
+}
+
+std::string ms_text(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, std::isfinite(v) ? "%.4g" : "n/a", v);
+  return b;
+}
+
+}  // namespace
+
+int split_report(int argc, char** argv) {
+  cli::ArgParser p("bench_sptrsv_split report", "The split model's figures from measured tables, as markdown.");
+  p.option("input", "TABLES", "comma-separated tables", "")
+      .option("split-model", "FILE", "replay the decision with these thresholds (default: the table's own decision)", "");
+  if (!p.parse(argc, argv)) return 0;
+  const std::vector<SplitCase> cases = load_cases(cli::split_list(p.get("input"), ','));
+  if (cases.empty()) throw InvalidArgument("report: no measured triangle in " + p.get("input"));
+  const bool replay = !p.get("split-model").empty();
+  planners::SplitThresholds t;
+  if (replay) {
+    std::ifstream in(p.get("split-model"));
+    if (!in) throw InvalidArgument("report: cannot read " + p.get("split-model"));
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    t = planners::SplitThresholds::from_tsv(text, p.get("split-model"));
+  }
+  int within = 0, fastest = 0, at_least_1 = 0, at_least_095 = 0, live_agrees = 0;
+  std::vector<double> speedups;
+  std::map<std::string, int> decided_count, best_count;
+  std::string rows, winners, anchors;
+  for (const SplitCase& c : cases) {
+    std::string decided = c.decided;
+    double ms = c.ms.count(decided) ? c.ms.at(decided) : std::nan("");
+    if (replay) ms = decided_ms(c, t, &decided);
+    ++decided_count[decided];
+    ++best_count[c.best];
+    within += ms <= 1.05 * c.best_ms;
+    fastest += decided == c.best;
+    const double speedup = std::isfinite(ms) ? c.best_unified_ms / ms : 0.0;
+    speedups.push_back(speedup);
+    at_least_1 += speedup >= 1.0;
+    at_least_095 += speedup >= 0.95;
+    const std::string live = c.row.count("auto_policy") ? c.row.at("auto_policy") : "";
+    live_agrees += live == decided;
+    const double auto_ms = number(c.row, "auto_ms");
+    rows += "| " + c.name + " | " + c.row.at("rows") + " | " + c.row.at("NL") + " | " + c.best + " " + ms_text(c.best_ms) +
+            " | " + c.best_unified + " " + ms_text(c.best_unified_ms) + " | " + decided + " " + ms_text(ms) + " | " +
+            ms_text(speedup) + " | " + (ms <= 1.05 * c.best_ms ? "yes" : "**no**") + " | " + live + " " +
+            ms_text(auto_ms) + " |\n";
+    if (!is_unified(c.best) && c.best_ms < c.best_unified_ms)
+      winners += "| " + c.name + " | " + c.best + " | " + ms_text(c.best_ms) + " | " + c.best_unified + " " +
+                 ms_text(c.best_unified_ms) + " | " + ms_text(c.best_unified_ms / c.best_ms) + "x | " + decided + " |\n";
+    if (c.name.rfind("anchor", 0) == 0) {
+      const double setup = number(c.row, "auto_setup_s"), split_setup = number(c.row, "auto_split_setup_s");
+      anchors += "| " + c.name + " | " + live + " | " + ms_text(auto_ms) + " | " + ms_text(setup * 1e3) + " | " +
+                 ms_text(setup * 1e3 / auto_ms) + " | " + ms_text(split_setup * 1e3) + " | " +
+                 ms_text(split_setup * 1e3 / auto_ms) + " |\n";
+    }
+  }
+  const double n = static_cast<double>(cases.size());
+  std::printf("%zu triangles; decision %s.\n\n", cases.size(),
+              replay ? ("replayed with " + p.get("split-model")).c_str() : "as made in the run (column decided)");
+  std::printf("- decided policy within 5 %% of the fastest: %d / %zu (%.1f %%); exactly the fastest: %d\n", within,
+              cases.size(), 100 * within / n, fastest);
+  std::printf("- speedup of the decided policy over the best unified one >= 1.0: %d / %zu (%.1f %%); >= 0.95: %d (%.1f %%)\n",
+              at_least_1, cases.size(), 100 * at_least_1 / n, at_least_095, 100 * at_least_095 / n);
+  std::printf("- speedup distribution: min %.3g, 10th percentile %.3g, median %.3g, 90th %.3g, max %.3g\n",
+              quantile(speedups, 0), quantile(speedups, 0.1), quantile(speedups, 0.5), quantile(speedups, 0.9),
+              quantile(speedups, 1));
+  std::printf("- the live auto solver made the same decision on %d / %zu\n", live_agrees, cases.size());
+  std::printf("- decided:");
+  for (const auto& [k, v] : decided_count) std::printf(" %s %d", k.c_str(), v);
+  std::printf("; fastest:");
+  for (const auto& [k, v] : best_count) std::printf(" %s %d", k.c_str(), v);
+  std::printf("\n\nTriangles where a split is the fastest policy:\n\n| triangle | split | ms | best unified (ms) | speedup | decided |\n|---|---|---|---|---|---|\n%s",
+              winners.c_str());
+  std::printf("\nSetup of the auto solver on the anchors (preprocess: host analysis + decision + split data + parts' "
+              "analyses and preparations; split: all but the host analysis):\n\n| anchor | auto | solve ms | preprocess ms "
+              "| in solves | split setup ms | in solves |\n|---|---|---|---|---|---|---|\n%s",
+              anchors.c_str());
+  std::printf("\nEvery triangle (ms: median wall time of TriangularSolver::solve):\n\n| triangle | rows | levels | fastest "
+              "| best unified | decided | speedup | within 5 %% | live auto |\n|---|---|---|---|---|---|---|---|---|\n%s",
+              rows.c_str());
+  return 0;
+}
+
+}  // namespace hetsparse::bench

@@ -1,0 +1,83 @@
+// TriangularSolver's split hook: the split model's decision at analysis (choose_split) and the
+// n x nrhs submit the split's parts go through. The split itself is SplitSolver.
+#include <algorithm>
+#include <chrono>
+#include <memory>
+#include <tuple>
+
+#include "hetsparse/error.hpp"
+#include "planners/split_sptrsv_decision.hpp"
+#include "planners/split_sptrsv_structure.hpp"
+#include "sptrsv/scheme_timing.hpp"
+#include "sptrsv/split_model_store.hpp"
+#include "sptrsv/split_solver.hpp"
+#include "sptrsv/triangular_solver.hpp"
+
+namespace hetsparse::sptrsv {
+
+void TriangularSolver::choose_split(const TriangularSolveOptions& options) {
+  split_.reset();
+  const SplitOptions& so = options.split;
+  if (so.mode == SplitMode::Off) return;
+  const TriangularPattern& p = host_pattern();
+  planners::SplitStructureOptions structure_options = so.structure;
+  structure_options.pf_min_rows = analysis_.parallel_friendly_rows;
+  // The single-algorithm cut (two passes over the entries) only where the decision can use it: a
+  // forced GPU-GPU split, or auto once the GPU is the unified choice.
+  const bool single_algorithm = structure_options.single_algorithm;
+  structure_options.single_algorithm = so.mode == SplitMode::GpuGpu && single_algorithm;
+  planners::SplitStructure structure;
+  const auto add_single_algorithm_cut = [&] {
+    rt::PausedWorkers paused(rt_);
+    const auto t1 = std::chrono::steady_clock::now();
+    structure.sas = planners::slice_single_algorithm(p.host_view(), structure_options);
+    structure.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+  };
+  {
+    rt::PausedWorkers paused(rt_);
+    structure = planners::analyse_split_structure(p.host_view(), structure_options);
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  planners::SplitMachine machine;
+  machine.gpu = gpu_ && device_where_ != rt::Where::Cpu;
+  machine.cpu_parallel_width = std::max(1, so.cpu_parallel_width);
+  if (machine.gpu && so.mode == SplitMode::Auto)
+    std::tie(structure.gpu_family, structure.gpu_level_factor) = gpu_scheme_steps(unified_gpu_scheme(p, options));
+  planners::SplitDecision decision;
+  std::string source = "forced";
+  if (so.mode == SplitMode::Auto) {
+    const LoadedThresholds loaded =
+        load_split_thresholds(so.model_file, options.perfmodel_dir, machine.gpu ? cuda_device_name() : "");
+    decision = planners::decide_split(structure, loaded.thresholds, machine);
+    if (decision.policy == planners::SplitPolicy::UnifiedGpu && single_algorithm) {
+      add_single_algorithm_cut();  // (1-c) is reached: decide again with the cut
+      decision = planners::decide_split(structure, loaded.thresholds, machine);
+    }
+    source = loaded.source;
+  } else {
+    decision = planners::forced_split(structure, forced_policy(so.mode), machine);  // InvalidArgument naming why
+  }
+  const double decide_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  split_ = std::make_unique<SplitSolver>(rt_, p, structure, decision, options, source, decide_seconds);
+  if (split_->active()) {
+    variant_ = std::string("split:") + planners::to_string(decision.policy);
+    return;
+  }
+  // A unified decision on the CPU moves the solves there when the caller left the device to us.
+  if (options.device != SolveDevice::Auto) return;
+  if (decision.policy == planners::SplitPolicy::UnifiedCpu || decision.policy == planners::SplitPolicy::UnifiedCpuLevels) {
+    gpu_ = false;
+    device_where_ = rt::Where::Cpu;
+    cpu_mode_ = decision.policy == planners::SplitPolicy::UnifiedCpu ? CpuMode::Serial : CpuMode::ParallelTask;
+  }
+}
+
+void TriangularSolver::submit(rt::HandleId b, rt::HandleId x, int nrhs) {
+  if (!pattern_ && !device_) throw InvalidArgument("TriangularSolver::submit before analyze");
+  if (b == x) throw InvalidArgument("TriangularSolver::submit: b and x must be two handles (x may not alias b)");
+  if (nrhs < 1) throw InvalidArgument("TriangularSolver::submit: nrhs must be at least 1");
+  if (shape().n == 0) return;
+  submit_solve(b, x, nrhs, false);
+}
+
+}  // namespace hetsparse::sptrsv
