@@ -8,6 +8,9 @@
 #include <thread>
 
 #include "cholesky/numeric/panel_storage.hpp"
+#include "codelets/supernode/supernode_solve_codelet.hpp"
+#include "planners/supernodal_solve.hpp"
+#include "sparse/host_threads.hpp"
 #include "symbolic/analysis.hpp"
 #include "hetsparse/error.hpp"
 #include "sparse/convert.hpp"
@@ -36,13 +39,69 @@ void begin_phase(ProgressReporter* progress, const char* phase) {
   if (progress) progress->begin(phase);
 }
 
+bool same_layout_thresholds(const planners::SizeClassThresholds& a, const planners::SizeClassThresholds& b) {
+  return a.subtree_max_flops == b.subtree_max_flops && a.gpu_min_task_flops == b.gpu_min_task_flops &&
+         a.gpu_only_min_flops == b.gpu_only_min_flops && a.restrict_to == b.restrict_to;
+}
+
+// Whether group g's tasks may run off the CPUs (its entries go to the part a GPU may read).
+bool device_group(const planners::FactorLayout& layout, const std::vector<rt::Where>& homes, index_t g) {
+  return !layout.subtree[g] && homes[g] != rt::Where::Cpu;
+}
+
 }  // namespace
+
+// A's entries sorted by panel group, device-capable groups first: entries [begin[g], begin[g + 1])
+// of `values` (refilled from A each factorization) scatter to `pos` (relative to the group's first
+// panel). The device part [0, device_entries) is registered apart, so a GPU fetches only its own.
+struct GroupedAssembly {
+  std::vector<offset_t> begin;  // per group, and end per group
+  std::vector<offset_t> end;
+  std::vector<offset_t> src;    // index into A.values
+  std::vector<std::int64_t> pos;
+  std::vector<double> values;
+  offset_t device_entries = 0;
+};
+
+// The solve's plan over the current layout and the handles it reuses from call to call (those of
+// the unknowns are sized for nrhs right-hand sides).
+struct SolveState {
+  rt::TaskRuntime& rt;
+  planners::SolvePlan plan;
+  rt::HandleId ext_rows = 0, perm = 0;
+  int nrhs = 0;
+  std::vector<rt::HandleId> x, ext;
+  std::vector<double> stage;  // host solves: the right-hand side in the factor's order, GPU groups' rows
+  rt::HandleId stage_handle = 0, device_stage = 0;
+  bool any_stage = false;
+
+  explicit SolveState(rt::TaskRuntime& r) : rt(r) {}
+  ~SolveState() {
+    release_blocks();
+    if (ext_rows) rt.unregister(ext_rows);
+    if (perm) rt.unregister(perm);
+  }
+  void release_blocks() {
+    for (auto& v : {&x, &ext})
+      for (rt::HandleId h : *v)
+        if (h) rt.discard(h);
+    x.clear();
+    ext.clear();
+    for (rt::HandleId* h : {&stage_handle, &device_stage})
+      if (*h) {
+        rt.discard(*h);
+        *h = 0;
+      }
+    nrhs = 0;
+  }
+};
 
 CholeskySolver::CholeskySolver(rt::TaskRuntime& runtime) : rt_(runtime) {}
 CholeskySolver::~CholeskySolver() { release_panels(); }
 
 void CholeskySolver::release_panels() {
-  if (L_) rt_.unpin_host_range(L_->values.data());
+  solve_.reset();  // handles on the plan and the permutation
+  reg_.reset();    // discards the panels' handles (waits for their tasks) before L goes
   L_.reset();
 }
 
@@ -64,10 +123,57 @@ const SymbolicFactor& CholeskySolver::analyze(const Csr& A, const AnalyzeOptions
     map_ = std::make_unique<AssemblyMap>(build_assembly_map(A, input_, *sym_));
     if (opts.progress) opts.progress->end();
   }
-  layout_.reset();
   release_panels();
+  layout_.reset();
+  grouped_.reset();
+  homes_.clear();
   factorized_ = false;
   return *sym_;
+}
+
+void CholeskySolver::set_up_layout(const FactorizeOptions& opts) {
+  const SymbolicFactor& sym = *sym_;
+  if (layout_ && reg_ && same_layout_thresholds(opts.thresholds, layout_thresholds_)) return;
+  solve_.reset();
+  reg_.reset();
+  layout_ = std::make_unique<planners::FactorLayout>(planners::plan_factor_layout(sym, opts.thresholds.subtree_max_flops));
+  layout_thresholds_ = opts.thresholds;
+  homes_ = planners::panel_homes(rt_, sym, *layout_, opts.thresholds);
+  info_.assign(static_cast<std::size_t>(sym.num_supernodes()), 0);
+  // The panels are registered once and stay so: each factorization's assembly tasks write them
+  // where their tasks run (host pages of a GPU group are never touched, nothing is pinned).
+  reg_ = std::make_unique<planners::RegisteredFactor>(rt_, sym, *layout_, L_->values.data(), info_.data());
+
+  // A's entries by group (a counting sort), the groups that may run on a GPU first.
+  const planners::FactorLayout& layout = *layout_;
+  const index_t G = layout.num_groups();
+  auto g = std::make_unique<GroupedAssembly>();
+  std::vector<offset_t> count(static_cast<std::size_t>(G), 0);
+  for (index_t s : map_->supernode)
+    if (s >= 0) ++count[layout.group_of[s]];
+  g->begin.assign(G, 0);
+  g->end.assign(G, 0);
+  offset_t next = 0;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (index_t k = 0; k < G; ++k) {
+      if (device_group(layout, homes_, k) != (pass == 0)) continue;
+      g->begin[k] = g->end[k] = next;
+      next += count[k];
+    }
+    if (pass == 0) g->device_entries = next;
+  }
+  g->src.resize(static_cast<std::size_t>(next));
+  g->pos.resize(static_cast<std::size_t>(next));
+  g->values.resize(static_cast<std::size_t>(next));
+  for (offset_t k = 0; k < map_->nnz; ++k) {
+    const index_t s = map_->supernode[k];
+    if (s < 0) continue;
+    const index_t grp = layout.group_of[s];
+    const offset_t e = g->end[grp]++;
+    g->src[e] = k;
+    g->pos[e] = map_->position[k] - layout.loc[layout.group_begin[grp]].value_offset;
+  }
+  grouped_ = std::move(g);
 }
 
 const FactorizeReport& CholeskySolver::factorize(const Csr& A, const FactorizeOptions& opts) {
@@ -76,33 +182,60 @@ const FactorizeReport& CholeskySolver::factorize(const Csr& A, const FactorizeOp
   factorized_ = false;
   options_ = opts;
   report_ = FactorizeReport{};
-  begin_phase(opts.progress, "assembly");
-  if (!L_) {
-    L_ = std::make_unique<PanelStorage>(sym);
-    // One pinned range for every panel, instead of one cudaHostRegister per panel handle.
-    rt_.pin_host_range(L_->values.data(), L_->values.size() * sizeof(double));
+  check_assembly_pattern(A, *map_);
+  if (!L_) L_ = std::make_unique<PanelStorage>(sym);  // uninitialised: the assembly tasks write it
+  {
+    const auto t = std::chrono::steady_clock::now();
+    begin_phase(opts.progress, "data registration");
+    set_up_layout(opts);
+    report_.register_s = seconds_since(t);
   }
+  const planners::FactorLayout& layout = *layout_;
+  GroupedAssembly& ga = *grouped_;
+  const auto ta = std::chrono::steady_clock::now();
+  begin_phase(opts.progress, "assembly");
   {
     rt::PausedWorkers paused(rt_);
-    assemble(A, *map_, *L_);
+    parallel_chunks(ga.src.size(), std::size_t(1) << 20, [&](std::size_t b, std::size_t e) {
+      for (std::size_t i = b; i < e; ++i) ga.values[i] = A.values[static_cast<std::size_t>(ga.src[i])];
+    });
+    // Subtree tasks write their supernodes' status directly; the others through their handles.
+    for (index_t g = 0; g < layout.num_groups(); ++g)
+      if (layout.subtree[g])
+        std::fill(info_.begin() + layout.group_begin[g], info_.begin() + layout.group_begin[g + 1], 0);
   }
-  report_.assemble_s = seconds_since(t0);
+  report_.assemble_s = seconds_since(ta);
   const auto t1 = std::chrono::steady_clock::now();
-  // The layout depends on the subtree threshold only: kept across refactorizations.
-  if (!layout_ || opts.thresholds.subtree_max_flops != requested_subtree_max_flops_) {
-    layout_ = std::make_unique<planners::FactorLayout>(
-        planners::plan_factor_layout(sym, opts.thresholds.subtree_max_flops));
-    requested_subtree_max_flops_ = opts.thresholds.subtree_max_flops;
-  }
-  std::vector<int> info(sym.num_supernodes(), 0);
   {
     auto t = std::chrono::steady_clock::now();
-    begin_phase(opts.progress, "data registration");
-    auto reg = std::make_unique<planners::RegisteredFactor>(rt_, sym, *layout_, L_->values.data(), info.data());
-    report_.register_s = seconds_since(t);
-    t = std::chrono::steady_clock::now();
     begin_phase(opts.progress, "task submission");
-    report_.plan = planners::submit_supernodal_cholesky(rt_, sym, *layout_, *reg, opts.thresholds);
+    // The entries as two read-only handles: the device part, the CPU part.
+    const std::size_t nd = static_cast<std::size_t>(ga.device_entries), total = ga.values.size();
+    auto reg_part = [&](void* p, std::size_t n, std::size_t elem) {
+      return rt_.register_vector({p, std::max<std::size_t>(n, 1), elem, -1, false});
+    };
+    double dummy_v = 0;
+    std::int64_t dummy_p = 0;
+    rt::DataHandle dv(rt_, reg_part(nd ? ga.values.data() : &dummy_v, nd, sizeof(double)));
+    rt::DataHandle dp(rt_, reg_part(nd ? ga.pos.data() : &dummy_p, nd, sizeof(std::int64_t)));
+    rt::DataHandle cv(rt_, reg_part(total > nd ? ga.values.data() + nd : &dummy_v, total - nd, sizeof(double)));
+    rt::DataHandle cp(rt_, reg_part(total > nd ? ga.pos.data() + nd : &dummy_p, total - nd, sizeof(std::int64_t)));
+    const int hi = rt_.max_priority();
+    for (index_t g = 0; g < layout.num_groups(); ++g) {
+      const bool dev = device_group(layout, homes_, g);
+      const index_t first = layout.group_begin[g], last = layout.group_begin[g + 1] - 1;
+      const auto& a = layout.loc[first];
+      const auto& b = layout.loc[last];
+      const std::int64_t count = b.value_offset + std::int64_t(b.nrows) * b.ncols - a.value_offset;
+      const std::int64_t base = dev ? 0 : ga.device_entries;
+      codelets::insert_supernode_assemble(
+          rt_, {"assemble_" + std::to_string(g), hi, dev ? homes_[g] : rt::Where::Cpu}, reg_->group[g],
+          dev ? dv.id() : cv.id(), dev ? dp.id() : cp.id(), {count, ga.begin[g] - base, ga.end[g] - ga.begin[g]});
+    }
+    report_.plan = planners::submit_supernodal_cholesky(rt_, sym, layout, *reg_, opts.thresholds);
+    report_.plan.tasks += layout.num_groups();
+    for (index_t g = 0; g < layout.num_groups(); ++g)
+      if (reg_->info[g] && homes_[g] != rt::Where::Cpu) rt_.write_back_when_done(reg_->info[g]);
     report_.submit_s = seconds_since(t);
     t = std::chrono::steady_clock::now();
     // Polling only when the lines are shown: a blocking wait notices the end at once.
@@ -110,54 +243,114 @@ const FactorizeReport& CholeskySolver::factorize(const Csr& A, const FactorizeOp
     rt_.wait_all();
     report_.wait_s = seconds_since(t);
     t = std::chrono::steady_clock::now();
-    begin_phase(opts.progress, "factor back to host memory");
-    reg.reset();  // panels and info back in host memory
+    begin_phase(opts.progress, "pivot status");
+    for (index_t g = 0; g < layout.num_groups(); ++g)
+      if (reg_->info[g]) rt::HostAccess read(rt_, reg_->info[g], rt::Access::Read);  // info_ up to date
     report_.unregister_s = seconds_since(t);
     if (opts.progress) opts.progress->end();
-  }
+  }  // the entries' handles go (read-only: nothing to bring home)
   report_.factorize_s = seconds_since(t1);
   report_.total_s = seconds_since(t0);
   report_.flops = sym.flops_amalgamated;
   // The first failure in elimination order is the informative one; later ones follow from it.
   index_t failed = std::numeric_limits<index_t>::max();
   for (index_t s = 0; s < sym.num_supernodes(); ++s)
-    if (info[s] > 0) failed = std::min(failed, sym.supernodes[s].first_col + info[s] - 1);
+    if (info_[s] > 0) failed = std::min(failed, sym.supernodes[s].first_col + info_[s] - 1);
   if (failed != std::numeric_limits<index_t>::max())
     throw NotPositiveDefinite(sym.perm[failed], "Cholesky: the matrix is not positive definite: non-positive pivot");
   factorized_ = true;
   return report_;
 }
 
+SolveState& CholeskySolver::solve_state(int nrhs) {
+  const SymbolicFactor& sym = *sym_;
+  const planners::FactorLayout& layout = *layout_;
+  if (!solve_) {
+    solve_ = std::make_unique<SolveState>(rt_);
+    // Without CUDA workers the scheduler's choice is a CPU: those groups read the host b directly.
+    std::vector<rt::Where> homes = homes_;
+    if (rt_.cuda_workers() == 0) std::fill(homes.begin(), homes.end(), rt::Where::Cpu);
+    solve_->plan = planners::plan_supernodal_solve(sym, layout, homes);
+    auto& ext = solve_->plan.ext_rows;
+    solve_->ext_rows = rt_.register_vector({ext.empty() ? static_cast<void*>(&solve_->nrhs) : ext.data(),
+                                            std::max<std::size_t>(1, ext.size()), sizeof(std::int32_t), -1, false});
+    solve_->perm = rt_.register_vector({const_cast<index_t*>(sym.perm.data()), std::max<std::size_t>(1, sym.perm.size()),
+                                        sizeof(index_t), -1, false});
+    for (index_t g = 0; g < layout.num_groups(); ++g)
+      solve_->any_stage = solve_->any_stage || planners::needs_stage(solve_->plan, g);
+  }
+  SolveState& st = *solve_;
+  if (st.nrhs != nrhs) {
+    st.release_blocks();
+    const planners::SolvePlan& plan = st.plan;
+    for (index_t g = 0; g < layout.num_groups(); ++g) {
+      st.x.push_back(rt_.register_temporary(std::size_t(plan.rows(g)) * nrhs, sizeof(double)));
+      st.ext.push_back(plan.next(g) > 0 ? rt_.register_temporary(std::size_t(plan.next(g)) * nrhs, sizeof(double)) : 0);
+    }
+    if (st.any_stage) {
+      st.stage.assign(std::size_t(sym.n) * nrhs, 0.0);
+      st.stage_handle = rt_.register_vector({st.stage.data(), st.stage.size(), sizeof(double)});
+    }
+    st.device_stage = rt_.register_temporary(std::size_t(sym.n) * nrhs, sizeof(double));
+    st.nrhs = nrhs;
+  }
+  return st;
+}
+
 void CholeskySolver::solve(double* B, int nrhs, int ldb) {
   require_factor("solve()");
   const SymbolicFactor& sym = *sym_;
-  if (nrhs < 1 || ldb < sym.n) throw InvalidArgument("Cholesky solve: need nrhs >= 1 and ldb >= n");
-  std::vector<double> x(std::size_t(sym.n) * nrhs);
-  for (int c = 0; c < nrhs; ++c)
-    for (index_t i = 0; i < sym.n; ++i) x[i + std::size_t(c) * sym.n] = B[sym.perm[i] + std::size_t(c) * ldb];
-  {
-    auto* rows = const_cast<index_t*>(sym.rows.data());  // read-only in the sweeps
-    rt::DataHandle hv(rt_, rt_.register_vector({L_->values.data(), L_->values.size(), sizeof(double)}));
-    rt::DataHandle hr(rt_, rt_.register_vector({rows, sym.rows.size(), sizeof(index_t)}));
-    const auto& loc = layout_->loc;  // a factorization happened, so the layout exists
-    rt::DataHandle hl(rt_, rt_.register_vector({const_cast<codelets::PanelLocation*>(loc.data()), loc.size(),
-                                                sizeof(loc[0])}));
-    rt::DataHandle hx(rt_, rt_.register_vector({x.data(), x.size(), sizeof(double)}));
-    planners::submit_supernodal_solve(rt_, sym, {hv.id(), hr.id(), hl.id()}, hx.id(), nrhs, sym.n);
-    rt_.wait_all();
+  if (nrhs < 1 || ldb < sym.n || B == nullptr) throw InvalidArgument("Cholesky solve: need nrhs >= 1 and ldb >= n");
+  SolveState& st = solve_state(nrhs);
+  const planners::SolvePlan& plan = st.plan;
+  if (st.any_stage) {  // the rows of the groups whose tasks may run on a GPU, in the factor's order
+    rt::HostAccess w(rt_, st.stage_handle, rt::Access::Write);
+    for (index_t g = 0; g < layout_->num_groups(); ++g) {
+      if (!planners::needs_stage(plan, g)) continue;
+      for (int r = 0; r < nrhs; ++r)
+        for (index_t i = plan.col_begin[g]; i < plan.col_begin[g + 1]; ++i)
+          st.stage[i + std::size_t(r) * sym.n] = B[sym.perm[i] + std::size_t(r) * ldb];
+    }
   }
-  for (int c = 0; c < nrhs; ++c)
-    for (index_t i = 0; i < sym.n; ++i) B[sym.perm[i] + std::size_t(c) * ldb] = x[i + std::size_t(c) * sym.n];
+  const planners::SolveHandles h{&reg_->group, reg_->rows, st.ext_rows, st.x, st.ext, st.stage_handle};
+  planners::SolveRhs rhs;
+  rhs.nrhs = nrhs;
+  rhs.host_b = B;
+  rhs.ldb = ldb;
+  planners::submit_supernodal_solve(rt_, sym, *layout_, plan, h, rhs);
+  rt_.wait_all();
+}
+
+void CholeskySolver::submit_solve(rt::HandleId b, rt::HandleId x, int nrhs) {
+  require_factor("submit_solve()");
+  if (nrhs < 1 || b == 0 || x == 0) throw InvalidArgument("Cholesky submit_solve: need nrhs >= 1 and two handles");
+  SolveState& st = solve_state(nrhs);
+  const planners::SolveHandles h{&reg_->group, reg_->rows, st.ext_rows, st.x, st.ext, st.device_stage};
+  planners::SolveRhs rhs;
+  rhs.nrhs = nrhs;
+  rhs.device_b = b;
+  rhs.device_x = x;
+  rhs.perm = st.perm;
+  planners::submit_supernodal_solve(rt_, *sym_, *layout_, st.plan, h, rhs);
+}
+
+template <class Fn>
+void CholeskySolver::with_host_panels(Fn&& fn) const {
+  std::vector<std::unique_ptr<rt::HostAccess>> held;
+  for (rt::HandleId h : reg_->group) held.push_back(std::make_unique<rt::HostAccess>(rt_, h, rt::Access::Read));
+  fn();
 }
 
 double CholeskySolver::logdet() const {
   require_factor("logdet()");
   double s = 0;
-  for (index_t k = 0; k < sym_->num_supernodes(); ++k) {
-    const Supernode& sn = sym_->supernodes[k];
-    const double* p = L_->panel(k);
-    for (index_t j = 0; j < sn.ncols; ++j) s += std::log(p[j + offset_t(j) * sn.nrows]);
-  }
+  with_host_panels([&] {
+    for (index_t k = 0; k < sym_->num_supernodes(); ++k) {
+      const Supernode& sn = sym_->supernodes[k];
+      const double* p = L_->panel(k);
+      for (index_t j = 0; j < sn.ncols; ++j) s += std::log(p[j + offset_t(j) * sn.nrows]);
+    }
+  });
   return 2.0 * s;
 }
 
@@ -166,6 +359,7 @@ Csr CholeskySolver::factor_L() const {
   const SymbolicFactor& sym = *sym_;
   Coo coo;
   coo.rows = coo.cols = sym.n;
+  with_host_panels([&] {
   for (index_t k = 0; k < sym.num_supernodes(); ++k) {
     const Supernode& sn = sym.supernodes[k];
     const double* p = L_->panel(k);
@@ -176,6 +370,7 @@ Csr CholeskySolver::factor_L() const {
         coo.val.push_back(p[r + offset_t(j) * sn.nrows]);
       }
   }
+  });
   return to_csr(coo);
 }
 

@@ -15,6 +15,8 @@ namespace hetsparse::cholesky {
 
 struct PanelStorage;
 struct AssemblyMap;
+struct GroupedAssembly;
+struct SolveState;
 
 struct FactorizeOptions {
   planners::SizeClassThresholds thresholds;
@@ -23,8 +25,11 @@ struct FactorizeOptions {
 };
 
 struct FactorizeReport {
+  // assemble_s: A's values gathered in panel-group order on the host (the panels themselves are
+  // zeroed and filled by assembly tasks on each group's home device, inside wait_s).
   double assemble_s = 0, factorize_s = 0, total_s = 0;
-  // factorize_s split: registering the panels, submitting the tasks, waiting for them, bringing data home
+  // factorize_s split: layout + registering the panels (first call, or new thresholds), submitting the
+  // tasks, waiting for them, reading the pivots' status (the panels stay where the tasks left them)
   double register_s = 0, submit_s = 0, wait_s = 0, unregister_s = 0;
   double flops = 0;  // executed by the panels (with amalgamation zeros)
   planners::UpdatePlanStats plan;
@@ -45,8 +50,14 @@ class CholeskySolver {
   // New values, same pattern: no new analysis.
   const FactorizeReport& refactorize(const Csr& A) { return factorize(A, options_); }
   // Solves A X = B for nrhs columns stored column-major with leading dimension ldb (overwritten by X).
+  // A task graph over the factor's panel groups (planners/supernodal_solve.hpp), each task where
+  // its panels are: no copy of L per solve.
   void solve(double* B, int nrhs, int ldb);
   void solve(std::vector<double>& b) { solve(b.data(), 1, static_cast<int>(b.size())); }
+  // The same on data StarPU already holds (e.g. vectors resident on a GPU): b and x are vector
+  // handles of n * nrhs doubles (column-major, ld n; x may be b). Submits and returns; the tasks
+  // follow StarPU's sequential consistency on b and x (rt.wait_all() or an acquire to wait).
+  void submit_solve(rt::HandleId b, rt::HandleId x, int nrhs = 1);
 
   double logdet() const;               // log det(A) = 2 sum log L_jj
   Csr factor_L() const;                // L in the permuted order: lower CSR, sorted columns
@@ -57,12 +68,23 @@ class CholeskySolver {
  private:
   void require_factor(const char* what) const;
   void release_panels();
+  void set_up_layout(const FactorizeOptions& opts);
+  SolveState& solve_state(int nrhs);
+  // Calls fn() with every panel group's up-to-date values in host memory (L_).
+  template <class Fn>
+  void with_host_panels(Fn&& fn) const;
   rt::TaskRuntime& rt_;
   std::unique_ptr<SymbolicFactor> sym_;
   std::unique_ptr<PanelStorage> L_;
   std::unique_ptr<AssemblyMap> map_;
   std::unique_ptr<planners::FactorLayout> layout_;  // for the subtree threshold in layout_->subtree_max_flops
-  double requested_subtree_max_flops_ = 0;
+  std::vector<rt::Where> homes_;                      // per group (planners::panel_homes)
+  std::unique_ptr<GroupedAssembly> grouped_;          // A's entries by group, for the assembly tasks
+  std::vector<int> info_;                             // per supernode: the factor tasks' status
+  // The panels stay registered after factorize(): the solves read them where the tasks left them.
+  std::unique_ptr<planners::RegisteredFactor> reg_;
+  std::unique_ptr<SolveState> solve_;                 // the solve's plan and handles
+  planners::SizeClassThresholds layout_thresholds_;   // what homes_ was computed with
   InputTriangle input_ = InputTriangle::Lower;
   FactorizeOptions options_;
   FactorizeReport report_;

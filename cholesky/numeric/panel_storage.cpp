@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <string>
 
-#include "sparse/host_threads.hpp"
 #include "sparse/memory_budget.hpp"
 #include "hetsparse/error.hpp"
+#include "sparse/host_threads.hpp"
 
 namespace hetsparse::cholesky {
 
@@ -23,19 +23,6 @@ PanelStorage::PanelStorage(const SymbolicFactor& sym) : offset(panel_offsets(sym
   values.resize(static_cast<std::size_t>(offset.back()));
 }
 
-namespace {
-
-// Zeroing L is memory-bound (6 GB at 100^3): one thread reaches a fraction of the node's bandwidth.
-// Below 64 MB a thread is enough.
-template <class Vector>
-void zero_in_parallel(Vector& v) {
-  parallel_chunks(v.size(), std::size_t(1) << 23, [&v](std::size_t b, std::size_t e) {
-    std::fill(v.begin() + std::ptrdiff_t(b), v.begin() + std::ptrdiff_t(e), 0.0);
-  });
-}
-
-}  // namespace
-
 AssemblyMap build_assembly_map(const Csr& A, InputTriangle input, const SymbolicFactor& sym) {
   if (A.rows != sym.n || A.cols != sym.n)
     throw InvalidArgument("Cholesky: the matrix is " + std::to_string(A.rows) + " x " + std::to_string(A.cols) +
@@ -46,6 +33,7 @@ AssemblyMap build_assembly_map(const Csr& A, InputTriangle input, const Symbolic
   m.rows = A.rows;
   m.nnz = A.nnz();
   m.position.assign(static_cast<std::size_t>(A.nnz()), -1);
+  m.supernode.assign(static_cast<std::size_t>(A.nnz()), -1);
   for (index_t i = 0; i < A.rows; ++i) {
     for (offset_t k = A.rowptr[i]; k < A.rowptr[i + 1]; ++k) {
       const index_t j = A.colind[k];
@@ -59,16 +47,23 @@ AssemblyMap build_assembly_map(const Csr& A, InputTriangle input, const Symbolic
       if (it == last || *it != row)  // cannot happen for a correct analysis of this pattern
         throw StructureError(i, j, "Cholesky: entry of A outside the symbolic structure (pattern changed?)");
       m.position[k] = offset[s] + offset_t(col - sn.first_col) * sn.nrows + (it - first);
+      m.supernode[k] = s;
     }
   }
   return m;
 }
 
-void assemble(const Csr& A, const AssemblyMap& map, PanelStorage& L) {
+void check_assembly_pattern(const Csr& A, const AssemblyMap& map) {
   if (A.rows != map.rows || A.nnz() != map.nnz)
     throw InvalidArgument("Cholesky: the matrix does not have the pattern that was analyzed (" +
                           std::to_string(A.nnz()) + " entries, expected " + std::to_string(map.nnz) + ")");
-  zero_in_parallel(L.values);
+}
+
+void assemble(const Csr& A, const AssemblyMap& map, PanelStorage& L) {
+  check_assembly_pattern(A, map);
+  parallel_chunks(L.values.size(), std::size_t(1) << 23, [&L](std::size_t b, std::size_t e) {
+    std::fill(L.values.begin() + std::ptrdiff_t(b), L.values.begin() + std::ptrdiff_t(e), 0.0);
+  });
   for (offset_t k = 0; k < map.nnz; ++k)
     if (map.position[k] >= 0) L.values[map.position[k]] += A.values[k];
 }

@@ -16,8 +16,9 @@ namespace hetsparse::cholesky {
 // Where each supernode's panel starts in PanelStorage::values, plus the total at the end.
 std::vector<offset_t> panel_offsets(const SymbolicFactor& sym);
 
-// Leaves new elements uninitialised: L is gigabytes, and assemble() zeroes it on all cores anyway
-// (a zero-filling vector wrote it once more on one core before the first factorization).
+// Leaves new elements uninitialised: L is gigabytes, and each group's assembly task zeroes its own
+// panels where they live (a zero-filling vector wrote it once more on one core before the first
+// factorization; a GPU-resident group's host copy is never touched at all).
 template <class T>
 struct UninitializedAllocator : std::allocator<T> {
   template <class U>
@@ -39,7 +40,7 @@ struct UninitializedAllocator : std::allocator<T> {
 
 struct PanelStorage {
   std::vector<offset_t> offset;  // panel_offsets(sym)
-  std::vector<double, UninitializedAllocator<double>> values;  // unspecified until assemble()
+  std::vector<double, UninitializedAllocator<double>> values;  // unspecified until assembled
 
   explicit PanelStorage(const SymbolicFactor& sym);
   double* panel(index_t s) { return values.data() + offset[s]; }
@@ -47,14 +48,20 @@ struct PanelStorage {
 };
 
 // For each stored entry of A (CSR order): its position in PanelStorage::values, or -1 when the
-// entry is the redundant upper copy of a full symmetric input.
+// entry is the redundant upper copy of a full symmetric input, and the supernode of that position
+// (-1 likewise): the factorization sorts the entries by panel group once per layout, and each
+// group's assembly task (on the group's home device) zeroes and fills its panels.
 struct AssemblyMap {
   std::vector<offset_t> position;
+  std::vector<index_t> supernode;
   index_t rows = 0;
   offset_t nnz = 0;
 };
 AssemblyMap build_assembly_map(const Csr& A, InputTriangle input, const SymbolicFactor& sym);
-// Zeroes the panels and scatters A's values; A must have the pattern the map was built for.
+// Throws InvalidArgument unless A has the pattern the map was built for (as far as sizes tell).
+void check_assembly_pattern(const Csr& A, const AssemblyMap& map);
+// Zeroes all panels on the host and scatters A's values (for host-only tools and tests; the solver
+// assembles each panel group in a task on its home device instead).
 void assemble(const Csr& A, const AssemblyMap& map, PanelStorage& L);
 
 }  // namespace hetsparse::cholesky

@@ -2,6 +2,8 @@
 // GPU, then a mixed CPU+GPU run; solves checked by backward error. Skips without a CUDA worker.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 
 #include "cholesky/cholesky_solver.hpp"
 #include "reference/sparse_reference.hpp"
@@ -44,6 +46,47 @@ TEST_P(CholeskyGpu, MixedCpuGpu) {
   planners::SizeClassThresholds th;
   th.gpu_min_task_flops = 1e6;
   EXPECT_LE(solve_error(r, laplacian_3d(30, 30, 30), th), 1e-14);
+}
+
+// The top of the tree on the GPU where the factorization left it (Cuda homes assembled there): the
+// solve's forward and backward tasks run there, for one and several right-hand sides, on host
+// vectors and on handles the caller registered, before and after a refactorization.
+TEST_P(CholeskyGpu, SolveWhereThePanelsLive) {
+  rt::Runtime r(test_runtime_options(GetParam(), 2, 1));
+  if (r.cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
+  planners::SizeClassThresholds th;
+  th.gpu_min_task_flops = 1e5;
+  th.gpu_only_min_flops = 1e6;
+  th.subtree_max_flops = 2e5;
+  for (const Csr& A : {laplacian_3d(24, 23, 22), rmat_spd({12, 8, 0.57, 0.19, 0.19, 0.05, 7})}) {
+    cholesky::CholeskySolver chol(r);
+    const Csr lower = triangle(A, Triangle::Lower);
+    chol.analyze(lower);
+    chol.factorize(lower, {th});
+    const std::size_t n = static_cast<std::size_t>(A.rows);
+    for (int round = 0; round < 2; ++round) {
+      for (const int nrhs : {1, 16}) {
+        const std::vector<double> B = random_rhs(n * nrhs, 40 + nrhs + round);
+        std::vector<double> X = B;
+        chol.solve(X.data(), nrhs, A.rows);
+        for (int c = 0; c < nrhs; ++c)
+          EXPECT_LE(ref::backward_error(A, X.data() + c * n, B.data() + c * n), 1e-14) << nrhs << " host";
+        std::vector<double> b = B;
+        {
+          rt::DataHandle hb(r, r.register_vector({b.data(), b.size()}));
+          r.prefetch_to_gpu(hb.id());  // as a vector StarPU already holds on the GPU
+          chol.submit_solve(hb.id(), hb.id(), nrhs);
+          r.wait_all();
+        }
+        for (int c = 0; c < nrhs; ++c)
+          EXPECT_LE(ref::backward_error(A, b.data() + c * n, B.data() + c * n), 1e-14) << nrhs << " handles";
+      }
+      chol.refactorize(lower);  // same values: the same factor, assembled again where it lives
+    }
+    // The host copy of the factor comes back on request.
+    EXPECT_EQ(chol.factor_L().nnz(), chol.symbolic().nnz_L);
+    EXPECT_TRUE(std::isfinite(chol.logdet()));
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Schedulers, CholeskyGpu, ::testing::Values("eager", "dmdas", "heteroprio"),

@@ -89,6 +89,39 @@ TEST(Cholesky, ManyRightHandSidesRefactorizeAndLogdet) {
   EXPECT_EQ(L.nnz(), chol.symbolic().nnz_L);
 }
 
+// The solve on handles the caller registered (submit_solve): nrhs 1 and more, x apart from b and in
+// place, interleaved with host solves and a refactorization; random SPD matrices well past a warp.
+TEST(Cholesky, SubmitSolveOnRegisteredHandles) {
+  rt::Runtime r(test_runtime_options("lws", 2, 0));
+  for (const Csr& A : {rmat_spd({10, 8, 0.57, 0.19, 0.19, 0.05, 11}), random_banded(700, 25, 0.5, 13, true)}) {
+    cholesky::CholeskySolver chol(r);
+    chol.analyze(triangle(A, Triangle::Lower));
+    planners::SizeClassThresholds th;
+    th.subtree_max_flops = 1e5;
+    chol.factorize(triangle(A, Triangle::Lower), {th});
+    const std::size_t n = static_cast<std::size_t>(A.rows);
+    for (const int nrhs : {1, 4, 1}) {
+      for (const bool in_place : {false, true}) {
+        const std::vector<double> B = random_rhs(n * nrhs, 20 + nrhs);
+        std::vector<double> b = B, x(n * nrhs, -1.0);
+        {
+          rt::DataHandle hb(r, r.register_vector({b.data(), b.size()}));
+          rt::DataHandle hx(r, r.register_vector({x.data(), x.size()}));
+          chol.submit_solve(hb.id(), in_place ? hb.id() : hx.id(), nrhs);
+          r.wait_all();
+        }
+        const std::vector<double>& X = in_place ? b : x;
+        if (!in_place) {
+          EXPECT_EQ(b, B);  // b is only read
+        }
+        for (int c = 0; c < nrhs; ++c)
+          EXPECT_LE(ref::backward_error(A, X.data() + c * n, B.data() + c * n), 1e-14) << nrhs << " " << in_place;
+      }
+      EXPECT_LE(random_solve_backward_error(chol, A, 30 + nrhs), 1e-14);  // host solves in between
+    }
+  }
+}
+
 TEST(Cholesky, TargetsWithHundredsOfDescendantsAreSplitIntoSeveralTasks) {
   // Every update in InstQ (or every one in TPQ): the top separators of a 2D grid have far more
   // descendants than one task may take (rt::kMaxTaskData handles).

@@ -1,0 +1,213 @@
+// The supernodal solve's task graph through the recording runtime: every group has a forward and a
+// backward task on its panels' home, each forward task waits for the groups that send to it (their
+// external blocks) and each backward task for the groups it reads, the plan's links cover every
+// external row once, and the right-hand side and the solution go where the path (host or device
+// handles) says.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+#include "symbolic/analysis.hpp"
+#include "planners/supernodal_cholesky.hpp"
+#include "planners/supernodal_solve.hpp"
+#include "runtime/recording_runtime.hpp"
+#include "sparse/convert.hpp"
+#include "sparse/generators.hpp"
+
+namespace hetsparse::test {
+namespace {
+
+struct SolveRecord {
+  rt::RecordingRuntime r;
+  cholesky::SymbolicFactor sym;
+  planners::FactorLayout layout;
+  std::vector<int> info;
+  std::unique_ptr<planners::RegisteredFactor> data;
+  std::vector<rt::Where> homes;
+  planners::SolvePlan plan;
+  planners::SolveHandles h{};
+  std::vector<double> b;
+  std::size_t first_task = 0;  // the solve's tasks start here
+};
+
+void record_solve(SolveRecord& rec, const Csr& A, double subtree_max, int nrhs, bool device, int cuda_workers = 1) {
+  rec.r.set_cuda_workers(cuda_workers);
+  rec.sym = cholesky::analyze(triangle(A, Triangle::Lower));
+  rec.layout = planners::plan_factor_layout(rec.sym, subtree_max);
+  rec.info.assign(rec.sym.num_supernodes(), 0);
+  rec.data = std::make_unique<planners::RegisteredFactor>(rec.r, rec.sym, rec.layout, nullptr, rec.info.data());
+  planners::SizeClassThresholds th;
+  th.gpu_min_task_flops = 1e4;  // small problem: all three homes appear
+  th.gpu_only_min_flops = 2e5;
+  th.subtree_max_flops = subtree_max;
+  rec.homes = planners::panel_homes(rec.r, rec.sym, rec.layout, th);
+  rec.plan = planners::plan_supernodal_solve(rec.sym, rec.layout, rec.homes);
+  rec.h.panels = &rec.data->group;
+  rec.h.rows = rec.data->rows;
+  rec.h.ext_rows = rec.r.register_vector({nullptr, rec.plan.ext_rows.size() + 1, sizeof(std::int32_t), -1, false});
+  for (index_t g = 0; g < rec.layout.num_groups(); ++g) {
+    rec.h.x.push_back(rec.r.register_temporary(std::size_t(rec.plan.rows(g)) * nrhs, sizeof(double)));
+    rec.h.ext.push_back(rec.plan.next(g) ? rec.r.register_temporary(std::size_t(rec.plan.next(g)) * nrhs, 8) : 0);
+  }
+  rec.h.stage = rec.r.register_temporary(std::size_t(rec.sym.n) * nrhs, sizeof(double));
+  rec.first_task = rec.r.tasks().size();
+  planners::SolveRhs rhs;
+  rhs.nrhs = nrhs;
+  if (device) {
+    rhs.device_b = rec.r.register_vector({nullptr, std::size_t(rec.sym.n) * nrhs});
+    rhs.device_x = rec.r.register_vector({nullptr, std::size_t(rec.sym.n) * nrhs});
+    rhs.perm = rec.r.register_vector({nullptr, std::size_t(rec.sym.n), sizeof(index_t), -1, false});
+  } else {
+    rec.b.assign(std::size_t(rec.sym.n) * nrhs, 0.0);
+    rhs.host_b = rec.b.data();
+    rhs.ldb = rec.sym.n;
+  }
+  planners::submit_supernodal_solve(rec.r, rec.sym, rec.layout, rec.plan, rec.h, rhs);
+}
+
+bool reads(const rt::TaskSpec& t, rt::HandleId h) {
+  for (const auto& d : t.data)
+    if (d.handle == h) return true;
+  return false;
+}
+
+class SupernodalSolveDag : public ::testing::TestWithParam<std::tuple<double, int, bool>> {};
+
+TEST_P(SupernodalSolveDag, SweepsFollowTheLinksOnThePanelsHomes) {
+  const auto [subtree_max, nrhs, device] = GetParam();
+  SolveRecord rec;
+  record_solve(rec, laplacian_3d(14, 13, 12), subtree_max, nrhs, device);
+  const auto& tasks = rec.r.tasks();
+  const index_t G = rec.layout.num_groups();
+  const planners::SolvePlan& plan = rec.plan;
+
+  // The plan: links of a source cover its external rows once, in order, each inside its target.
+  for (index_t g = 0; g < G; ++g) {
+    std::int32_t covered = 0;
+    for (std::int64_t l = plan.links_from[g]; l < plan.links_from[g + 1]; ++l) {
+      const auto& k = plan.links[l];
+      EXPECT_EQ(k.source, g);
+      EXPECT_GT(k.target, g);
+      EXPECT_EQ(k.p0, covered);
+      EXPECT_LT(k.p0, k.p1);
+      for (std::int32_t p = k.p0; p < k.p1; ++p) {
+        const std::int32_t row = plan.ext_rows[plan.ext_begin[g] + p];
+        EXPECT_GE(row, plan.col_begin[k.target]);
+        EXPECT_LT(row, plan.col_begin[k.target + 1]);
+      }
+      covered = k.p1;
+    }
+    EXPECT_EQ(covered, plan.next(g));
+  }
+
+  // Tasks per group and direction; the last task of each chain is the one that solves.
+  std::map<index_t, std::vector<std::size_t>> fwd, bwd;
+  std::map<rt::HandleId, index_t> group_of_x;
+  for (index_t g = 0; g < G; ++g) group_of_x[rec.h.x[g]] = g;
+  int collect = 0, store = 0, permute = 0;
+  std::set<index_t> stored;
+  for (std::size_t i = rec.first_task; i < tasks.size(); ++i) {
+    const auto& t = tasks[i];
+    if (t.kernel == "sn_solve_forward" || t.kernel == "sn_solve_backward") {
+      const index_t g = group_of_x.at(t.spec.data[0].handle);
+      (t.kernel == "sn_solve_forward" ? fwd : bwd)[g].push_back(i);
+      EXPECT_EQ(t.spec.data[1].handle, (*rec.h.panels)[g]) << t.spec.name;
+      const bool multi = rec.layout.group_begin[g + 1] - rec.layout.group_begin[g] > 1;
+      EXPECT_EQ(t.spec.where, multi ? rt::Where::Cpu : rec.homes[g]) << t.spec.name;
+      EXPECT_LE(t.spec.data.size(), rt::kMaxTaskData);
+    } else if (t.kernel == "sn_solve_collect" || t.kernel == "sn_solve_store") {
+      (t.kernel == "sn_solve_collect" ? collect : store)++;
+      if (t.kernel == "sn_solve_collect") {
+        EXPECT_EQ(t.spec.where, rt::Where::Cpu);
+      }
+      for (const auto& d : t.spec.data) {
+        if (group_of_x.count(d.handle)) {
+          EXPECT_TRUE(stored.insert(group_of_x.at(d.handle)).second);
+        }
+      }
+    } else if (t.kernel == "sn_solve_permute") {
+      ++permute;
+    } else {
+      ADD_FAILURE() << "unexpected task " << t.spec.name;
+    }
+  }
+  EXPECT_EQ(static_cast<index_t>(stored.size()), G);  // every block stored once
+  EXPECT_EQ(device ? 0 : collect > 0, collect > 0);
+  EXPECT_EQ(device, store > 0);
+  EXPECT_EQ(device ? 1 : 0, permute);
+  ASSERT_EQ(static_cast<index_t>(fwd.size()), G);
+  ASSERT_EQ(static_cast<index_t>(bwd.size()), G);
+
+  auto depends = [&](std::size_t later, std::size_t earlier) {
+    const auto& d = tasks[later].deps;
+    return std::binary_search(d.begin(), d.end(), earlier);
+  };
+  for (index_t g = 0; g < G; ++g) {
+    // Host solves: a task that may leave the CPUs reads the stage, a CPU one the caller's b.
+    const auto& first = tasks[fwd[g].front()].spec;
+    EXPECT_EQ(reads(first, rec.h.stage), device || planners::needs_stage(plan, g)) << first.name;
+    for (std::int64_t l : plan.links_into[g]) {
+      const auto& k = plan.links[l];
+      // Forward: some task of the target's chain reads the source's external block, after the
+      // source's solving task; backward: the source's last task reads the target's unknowns after
+      // the target's solving task.
+      bool found = false;
+      for (std::size_t i : fwd[g])
+        if (reads(tasks[i].spec, rec.h.ext[k.source])) {
+          found = true;
+          EXPECT_TRUE(depends(i, fwd[k.source].back())) << tasks[i].spec.name;
+        }
+      EXPECT_TRUE(found) << "group " << g << " never reads group " << k.source;
+      found = false;
+      for (std::size_t i : bwd[k.source])
+        if (reads(tasks[i].spec, rec.h.x[g])) {
+          found = true;
+          EXPECT_TRUE(depends(i, bwd[g].back())) << tasks[i].spec.name;
+        }
+      EXPECT_TRUE(found) << "group " << k.source << " never reads group " << g << " backward";
+    }
+    // Backward after forward on the group's own unknowns.
+    EXPECT_TRUE(depends(bwd[g].front(), fwd[g].back()) || fwd[g].back() < bwd[g].front());
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, SupernodalSolveDag,
+                         ::testing::Combine(::testing::Values(0.0, 2e5, -1.0), ::testing::Values(1, 5),
+                                            ::testing::Bool()));
+
+// Without CUDA workers every group is a CPU group: no task reads the stage on the host path.
+TEST(SupernodalSolveDag, CpuOnlyReadsTheHostRightHandSide) {
+  SolveRecord rec;
+  record_solve(rec, laplacian_3d(10, 10, 10), 1e5, 2, false, 0);
+  for (rt::Where w : rec.homes) EXPECT_NE(w, rt::Where::Cuda);
+  for (std::size_t i = rec.first_task; i < rec.r.tasks().size(); ++i) {
+    const auto& t = rec.r.tasks()[i];
+    if (t.kernel != "sn_solve_forward") continue;
+    const bool needs = planners::needs_stage(rec.plan, [&] {
+      for (index_t g = 0; g < rec.layout.num_groups(); ++g)
+        if (rec.h.x[g] == t.spec.data[0].handle) return g;
+      return index_t(-1);
+    }());
+    EXPECT_EQ(reads(t.spec, rec.h.stage), needs);
+  }
+}
+
+// A wide separator: a root group receives from more groups than one task may take, so its forward
+// step becomes a chain, each link read exactly once.
+TEST(SupernodalSolveDag, LongLinkListsBecomeChains) {
+  SolveRecord rec;
+  record_solve(rec, laplacian_2d(300, 300), 0.0, 1, false);
+  const index_t G = rec.layout.num_groups();
+  std::size_t most = 0;
+  for (index_t g = 0; g < G; ++g) most = std::max(most, rec.plan.links_into[g].size());
+  if (most + 6 <= rt::kMaxTaskData) GTEST_SKIP() << "no group receives from more than " << most;
+  std::map<rt::HandleId, int> ext_reads;
+  for (std::size_t i = rec.first_task; i < rec.r.tasks().size(); ++i) {
+    const auto& t = rec.r.tasks()[i];
+    EXPECT_LE(t.spec.data.size(), rt::kMaxTaskData) << t.spec.name;
+  }
+}
+
+}  // namespace
+}  // namespace hetsparse::test
