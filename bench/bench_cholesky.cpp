@@ -3,6 +3,7 @@
 // per run on stdout (scripts/bench.d/cholesky.sh collects them), a readable summary on stderr.
 #include <algorithm>
 #include <cstdio>
+#include <memory>
 #include <thread>
 
 #include "cli/common.hpp"
@@ -73,7 +74,8 @@ int main(int argc, char** argv) try {
   }
 
   rt::Runtime runtime(cli::runtime_options(p));
-  cholesky::CholeskySolver solver(runtime);
+  auto solver_owner = std::make_unique<cholesky::CholeskySolver>(runtime);
+  cholesky::CholeskySolver& solver = *solver_owner;
   const double t0 = cli::now_seconds();
   cholesky::AnalyzeOptions ao;
   cli::apply_amalgamation_option(p, ao);
@@ -130,6 +132,9 @@ int main(int argc, char** argv) try {
   hj.set("analyze_s", analyze_s).set("ordering_s", sym.timings.ordering_s).set("factorize_s", rep.factorize_s)
       .set("assemble_s", rep.assemble_s).set("solve_s", solve_s).set("solve_first_s", solve_first_s)
       .set("solve_nrhs16_s", solve16_s).set("backward_error_nrhs16", berr16).set("factorizations", factorizations)
+      .set("solve_tasks", solver.last_solve_stats().tasks).set("solve_gpu_tasks", solver.last_solve_stats().gpu_tasks)
+      .set("groups_cuda", rep.groups_cuda).set("groups_any", rep.groups_any).set("groups_cpu", rep.groups_cpu)
+      .set("values_cuda", rep.values_cuda).set("values_any", rep.values_any).set("values_cpu", rep.values_cpu)
       .set("gflops", gflops)
       .set("fraction_of_dgemm", dgemm_tflops > 0 ? gflops / (dgemm_tflops * 1e3) : 0.0).set("backward_error", berr)
       .set("scheduler", runtime.options().scheduler).set("cpu_workers", runtime.cpu_workers())
@@ -140,11 +145,16 @@ int main(int argc, char** argv) try {
       .set("flops_subtree", rep.plan.flops[3]).set("register_s", rep.register_s).set("submit_s", rep.submit_s)
       .set("wait_s", rep.wait_s).set("unregister_s", rep.unregister_s);
   out.set("hetsparse", hj);
+  const long long solver_tasks = solver.last_solve_stats().tasks, solver_gpu_tasks = solver.last_solve_stats().gpu_tasks;
+  solver_owner.reset();  // its panels are discarded where they are (shutdown would bring them home)
   runtime.shutdown();
   std::fprintf(stderr, "hetsparse  analyze %.3f s, factorize %.3f s (%.1f GFLOP/s, %d CPU + %d CUDA), solve %.3f s "
                "(first call %.3f s; nrhs 16: %.3f s), backward error %.1e (nrhs 16: %.1e)\n", analyze_s,
                rep.factorize_s, gflops, runtime.cpu_workers(), runtime.cuda_workers(), solve_s, solve_first_s, solve16_s,
                berr, berr16);
+  std::fprintf(stderr, "hetsparse  panel groups: %lld on the GPU (%.2f GB), %lld either (%.2f GB), %lld on CPUs (%.2f GB); "
+               "solve %lld tasks (%lld on CUDA)\n", rep.groups_cuda, rep.values_cuda * 8e-9, rep.groups_any,
+               rep.values_any * 8e-9, rep.groups_cpu, rep.values_cpu * 8e-9, solver_tasks, solver_gpu_tasks);
   std::printf("%s\n", out.str().c_str());
   return 0;
 } catch (const std::exception& e) {

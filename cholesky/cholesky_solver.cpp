@@ -77,9 +77,13 @@ struct SolveState {
 
   explicit SolveState(rt::TaskRuntime& r) : rt(r) {}
   ~SolveState() {
-    release_blocks();
-    if (ext_rows) rt.unregister(ext_rows);
-    if (perm) rt.unregister(perm);
+    try {
+      release_blocks();
+      if (ext_rows) rt.unregister(ext_rows);
+      if (perm) rt.unregister(perm);
+    } catch (const std::exception&) {
+      // the runtime was shut down first: its shutdown unregistered these handles
+    }
   }
   void release_blocks() {
     for (auto& v : {&x, &ext})
@@ -97,10 +101,16 @@ struct SolveState {
 };
 
 CholeskySolver::CholeskySolver(rt::TaskRuntime& runtime) : rt_(runtime) {}
-CholeskySolver::~CholeskySolver() { release_panels(); }
+CholeskySolver::~CholeskySolver() {
+  try {
+    release_panels();
+  } catch (const std::exception&) {
+    // A runtime shut down first has already unregistered every handle: nothing left to release.
+  }
+}
 
 void CholeskySolver::release_panels() {
-  solve_.reset();  // handles on the plan and the permutation
+  solve_.reset();  // noexcept  // handles on the plan and the permutation
   reg_.reset();    // discards the panels' handles (waits for their tasks) before L goes
   L_.reset();
 }
@@ -227,6 +237,10 @@ const FactorizeReport& CholeskySolver::factorize(const Csr& A, const FactorizeOp
       const auto& a = layout.loc[first];
       const auto& b = layout.loc[last];
       const std::int64_t count = b.value_offset + std::int64_t(b.nrows) * b.ncols - a.value_offset;
+      const rt::Where home = layout.subtree[g] ? rt::Where::Cpu : homes_[g];
+      (home == rt::Where::Cuda ? report_.groups_cuda : home == rt::Where::Any ? report_.groups_any : report_.groups_cpu)++;
+      (home == rt::Where::Cuda ? report_.values_cuda : home == rt::Where::Any ? report_.values_any : report_.values_cpu) +=
+          double(count);
       const std::int64_t base = dev ? 0 : ga.device_entries;
       codelets::insert_supernode_assemble(
           rt_, {"assemble_" + std::to_string(g), hi, dev ? homes_[g] : rt::Where::Cpu}, reg_->group[g],
@@ -317,7 +331,7 @@ void CholeskySolver::solve(double* B, int nrhs, int ldb) {
   rhs.nrhs = nrhs;
   rhs.host_b = B;
   rhs.ldb = ldb;
-  planners::submit_supernodal_solve(rt_, sym, *layout_, plan, h, rhs);
+  solve_stats_ = planners::submit_supernodal_solve(rt_, sym, *layout_, plan, h, rhs);
   rt_.wait_all();
 }
 
@@ -331,7 +345,7 @@ void CholeskySolver::submit_solve(rt::HandleId b, rt::HandleId x, int nrhs) {
   rhs.device_b = b;
   rhs.device_x = x;
   rhs.perm = st.perm;
-  planners::submit_supernodal_solve(rt_, *sym_, *layout_, st.plan, h, rhs);
+  solve_stats_ = planners::submit_supernodal_solve(rt_, *sym_, *layout_, st.plan, h, rhs);
 }
 
 template <class Fn>

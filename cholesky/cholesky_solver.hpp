@@ -8,6 +8,7 @@
 #include "symbolic/analyze_options.hpp"
 #include "symbolic/symbolic_factor.hpp"
 #include "planners/supernodal_cholesky.hpp"
+#include "planners/supernodal_solve.hpp"
 #include "runtime/task_runtime.hpp"
 #include "sparse/csr.hpp"
 
@@ -33,6 +34,10 @@ struct FactorizeReport {
   double register_s = 0, submit_s = 0, wait_s = 0, unregister_s = 0;
   double flops = 0;  // executed by the panels (with amalgamation zeros)
   planners::UpdatePlanStats plan;
+  // Panel groups by home (planners::panel_homes) and their panels' doubles: Cuda ones are assembled
+  // on the GPU and stay there, Any ones go where the scheduler puts their tasks.
+  long long groups_cuda = 0, groups_any = 0, groups_cpu = 0;
+  double values_cuda = 0, values_any = 0, values_cpu = 0;
 };
 
 // The runtime must outlive the solver.
@@ -49,6 +54,7 @@ class CholeskySolver {
   const FactorizeReport& factorize(const Csr& A, const FactorizeOptions& opts = {});
   // New values, same pattern: no new analysis.
   const FactorizeReport& refactorize(const Csr& A) { return factorize(A, options_); }
+  const FactorizeReport& report() const { return report_; }
   // Solves A X = B for nrhs columns stored column-major with leading dimension ldb (overwritten by X).
   // A task graph over the factor's panel groups (planners/supernodal_solve.hpp), each task where
   // its panels are: no copy of L per solve.
@@ -58,6 +64,8 @@ class CholeskySolver {
   // handles of n * nrhs doubles (column-major, ld n; x may be b). Submits and returns; the tasks
   // follow StarPU's sequential consistency on b and x (rt.wait_all() or an acquire to wait).
   void submit_solve(rt::HandleId b, rt::HandleId x, int nrhs = 1);
+  // Tasks of the last solve (and how many were restricted to CUDA workers).
+  const planners::SolvePlanStats& last_solve_stats() const { return solve_stats_; }
 
   double logdet() const;               // log det(A) = 2 sum log L_jj
   Csr factor_L() const;                // L in the permuted order: lower CSR, sorted columns
@@ -85,6 +93,7 @@ class CholeskySolver {
   std::unique_ptr<planners::RegisteredFactor> reg_;
   std::unique_ptr<SolveState> solve_;                 // the solve's plan and handles
   planners::SizeClassThresholds layout_thresholds_;   // what homes_ was computed with
+  planners::SolvePlanStats solve_stats_;
   InputTriangle input_ = InputTriangle::Lower;
   FactorizeOptions options_;
   FactorizeReport report_;

@@ -1,6 +1,7 @@
 #include "planners/supernodal_layout.hpp"
 
 #include <algorithm>
+#include <exception>
 
 #include "hetsparse/error.hpp"
 #include "planners/supernodal_cholesky.hpp"
@@ -98,7 +99,11 @@ RegisteredFactor::RegisteredFactor(rt::TaskRuntime& rt, const cholesky::Symbolic
 }
 
 RegisteredFactor::~RegisteredFactor() {
-  for (auto it = owned_.rbegin(); it != owned_.rend(); ++it) rt_.discard(*it);
+  try {
+    for (auto it = owned_.rbegin(); it != owned_.rend(); ++it) rt_.discard(*it);
+  } catch (const std::exception&) {
+    // The runtime was shut down first (its shutdown unregistered every handle).
+  }
 }
 
 }  // namespace hetsparse::planners
