@@ -156,21 +156,50 @@ SolvePlanStats submit_supernodal_solve(rt::TaskRuntime& rt, const cholesky::Symb
       count(w);
     }
   }
-  // The solution back in the caller's order, kMaxTaskData blocks (or two less) per task.
-  const std::size_t per = host ? rt::kMaxTaskData : rt::kMaxTaskData - 2;
-  for (index_t g0 = 0; g0 < G; g0 += index_t(per)) {
-    std::vector<codelets::SolveBlockRef> blocks;
-    for (index_t g = g0; g < std::min<index_t>(G, g0 + index_t(per)); ++g)
-      blocks.push_back({h.x[g], plan.col_begin[g], plan.col_begin[g + 1]});
-    if (host) {
-      codelets::insert_solve_collect(rt, {task_name("solve_collect_", g0, 0, 1), lo, rt::Where::Cpu}, blocks,
-                                     rhs.host_b, rhs.ldb, sym.perm.data(), rhs.nrhs);
-      count(rt::Where::Cpu);
-    } else {
-      codelets::insert_solve_store(rt, {task_name("solve_store_", g0, 0, 1), lo, rt::Where::Any}, blocks,
-                                   rhs.device_x, sym.n, rhs.perm, rhs.nrhs);
-      count(rt::Where::Any);
+  // The solution back in the caller's order. Host: CPU groups' blocks collected straight into b;
+  // the other groups' first stored into the stage where they are (on the GPU: one transfer back
+  // instead of one per block), then collected from it by one CPU task. Device: stored into x.
+  auto store = [&](const std::vector<index_t>& groups, rt::HandleId out, rt::HandleId perm, rt::Where w,
+                   const char* name) {
+    const std::size_t per = rt::kMaxTaskData - 2;
+    for (std::size_t i = 0; i < groups.size(); i += per) {
+      std::vector<codelets::SolveBlockRef> blocks;
+      for (std::size_t k = i; k < std::min(groups.size(), i + per); ++k)
+        blocks.push_back({h.x[groups[k]], plan.col_begin[groups[k]], plan.col_begin[groups[k] + 1]});
+      codelets::insert_solve_store(rt, {task_name(name, groups[i], 0, 1), lo, w}, blocks, out, sym.n, perm, rhs.nrhs);
+      count(w);
     }
+  };
+  if (!host) {
+    std::vector<index_t> all(static_cast<std::size_t>(G));
+    for (index_t g = 0; g < G; ++g) all[g] = g;
+    store(all, rhs.device_x, rhs.perm, rt::Where::Any, "solve_store_");
+    return st;
+  }
+  std::vector<index_t> on_cpu, on_cuda, on_any;
+  for (index_t g = 0; g < G; ++g) {
+    const rt::Where w = where(g);
+    (w == rt::Where::Cpu ? on_cpu : w == rt::Where::Cuda ? on_cuda : on_any).push_back(g);
+  }
+  store(on_cuda, h.stage, 0, rt::Where::Cuda, "solve_stage_store_");
+  store(on_any, h.stage, 0, rt::Where::Any, "solve_stage_store_");
+  std::vector<codelets::SolveBlockRef> from_stage;
+  for (const auto* v : {&on_cuda, &on_any})
+    for (index_t g : *v)
+      from_stage.push_back({h.stage, plan.col_begin[g], plan.col_begin[g + 1], plan.col_begin[g], sym.n});
+  if (!from_stage.empty()) {  // one buffer, any number of blocks
+    codelets::insert_solve_collect(rt, {"solve_collect_stage", lo, rt::Where::Cpu}, from_stage, rhs.host_b, rhs.ldb,
+                                   sym.perm.data(), rhs.nrhs);
+    count(rt::Where::Cpu);
+  }
+  const std::size_t per = rt::kMaxTaskData;
+  for (std::size_t i = 0; i < on_cpu.size(); i += per) {
+    std::vector<codelets::SolveBlockRef> blocks;
+    for (std::size_t k = i; k < std::min(on_cpu.size(), i + per); ++k)
+      blocks.push_back({h.x[on_cpu[k]], plan.col_begin[on_cpu[k]], plan.col_begin[on_cpu[k] + 1]});
+    codelets::insert_solve_collect(rt, {task_name("solve_collect_", on_cpu[i], 0, 1), lo, rt::Where::Cpu}, blocks,
+                                   rhs.host_b, rhs.ldb, sym.perm.data(), rhs.nrhs);
+    count(rt::Where::Cpu);
   }
   return st;
 }

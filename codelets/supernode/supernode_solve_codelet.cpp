@@ -22,11 +22,14 @@ std::vector<SolveLinkItem> add_links(rt::TaskSpec& s, const std::vector<SolveLin
   return items;
 }
 
+// One buffer per distinct handle (several blocks may lie in one, e.g. a stage).
 std::vector<SolveStoreItem> add_blocks(rt::TaskSpec& s, const std::vector<SolveBlockRef>& blocks) {
+  std::map<rt::HandleId, std::int32_t> buffer;
   std::vector<SolveStoreItem> items;
   for (const SolveBlockRef& b : blocks) {
-    items.push_back({static_cast<std::int32_t>(s.data.size()), b.c0, b.c1, 0});
-    s.data.push_back({b.x, rt::Access::Read});
+    auto [it, fresh] = buffer.try_emplace(b.x, static_cast<std::int32_t>(s.data.size()));
+    if (fresh) s.data.push_back({b.x, rt::Access::Read});
+    items.push_back({it->second, b.c0, b.c1, b.row0, b.ld, 0});
   }
   return items;
 }
@@ -113,9 +116,11 @@ void insert_solve_collect(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const
 void insert_solve_store(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const std::vector<SolveBlockRef>& blocks,
                         rt::HandleId out, int ldo, rt::HandleId perm, int nrhs) {
   rt::TaskSpec s = rt::make_task(supernode_solve_store_kernel(), opt, 0.0);
-  s.data = {{out, rt::Access::ReadWrite}, {perm, rt::Access::Read}};
+  s.data = {{out, rt::Access::ReadWrite}};
+  if (perm) s.data.push_back({perm, rt::Access::Read});
   const auto items = add_blocks(s, blocks);
-  s.set_args(SolveStoreHeader{nullptr, nullptr, ldo, nrhs, static_cast<std::int32_t>(items.size()), 0}, items);
+  s.set_args(SolveStoreHeader{nullptr, nullptr, ldo, nrhs, static_cast<std::int32_t>(items.size()), perm ? 0 : 1},
+             items);
   rt.submit(std::move(s));
 }
 

@@ -66,10 +66,10 @@ struct SolveLinkItem {
 struct SolveStoreHeader {  // followed by `count` SolveStoreItem
   double* host_out;        // collect: the caller's host x; store: null (buffer 0)
   const std::int32_t* host_perm;
-  std::int32_t ldo, nrhs, count, pad;
+  std::int32_t ldo, nrhs, count, identity;  // store with identity: no perm buffer, the factor's order
 };
-struct SolveStoreItem {
-  std::int32_t buffer, c0, c1, pad;
+struct SolveStoreItem {  // block rows start at row0 of the buffer, ld 0: c1 - c0
+  std::int32_t buffer, c0, c1, row0, ld, pad;
 };
 struct SolvePermuteArgs {
   std::int32_t n, nrhs, ldi, pad;
@@ -96,12 +96,14 @@ void insert_solve_forward(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const
 void insert_solve_backward(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const SolveGroupArgs& g,
                            const SolveFactorData& f, rt::HandleId x, rt::HandleId ext, bool first_gather, bool solve,
                            const std::vector<SolveLink>& to);
-// Solved blocks (handle, columns [c0, c1)) into the caller's order: collect writes the host array
-// out (ld ldo) through host_perm on a CPU worker; store writes the vector handle out (ReadWrite) through
-// the perm handle, wherever the scheduler puts it.
+// Solved blocks (handle, columns [c0, c1), from row row0 of the handle with leading dimension ld, 0:
+// c1 - c0) into the caller's order: collect writes the host array out (ld ldo) through host_perm on a
+// CPU worker; store writes the vector handle out (ReadWrite) through the perm handle (perm 0: the
+// identity, out in the factor's order), wherever the scheduler puts it.
 struct SolveBlockRef {
   rt::HandleId x;
   std::int32_t c0, c1;
+  std::int32_t row0 = 0, ld = 0;
 };
 void insert_solve_collect(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const std::vector<SolveBlockRef>& blocks,
                           double* out, int ldo, const std::int32_t* host_perm, int nrhs);

@@ -135,7 +135,7 @@ struct BackwardTasks {
 std::vector<kernels::SolveBlock> blocks(void* b[], const void* cl_arg, const SolveStoreHeader& h) {
   std::vector<kernels::SolveBlock> out;
   for (const SolveStoreItem& it : rt::task_items<SolveStoreHeader, SolveStoreItem>(cl_arg, h.count))
-    out.push_back({rt::vector_ptr<const double>(b[it.buffer]), it.c0, it.c1});
+    out.push_back({rt::vector_ptr<const double>(b[it.buffer]) + it.row0, it.c0, it.c1, it.ld});
   return out;
 }
 
@@ -151,15 +151,15 @@ struct StoreTasks {
   static void cpu(void* b[], void* cl_arg) {
     const auto h = rt::task_args<SolveStoreHeader>(cl_arg);
     const auto bs = blocks(b, cl_arg, h);
-    kernels::supernode_solve_store_cpu(bs.data(), h.count, rt::vector_ptr<const std::int32_t>(b[1]), h.nrhs,
-                                       rt::vector_ptr<double>(b[0]), h.ldo);
+    kernels::supernode_solve_store_cpu(bs.data(), h.count, h.identity ? nullptr : rt::vector_ptr<const std::int32_t>(b[1]),
+                                       h.nrhs, rt::vector_ptr<double>(b[0]), h.ldo);
   }
   static void cuda(void* b[], void* cl_arg) {
     const auto h = rt::task_args<SolveStoreHeader>(cl_arg);
     const auto bs = blocks(b, cl_arg, h);
     kernels::supernode_solve_store_cuda(rt::cuda::local_stream(), bs.data(), h.count,
-                                        rt::vector_ptr<const std::int32_t>(b[1]), h.nrhs, rt::vector_ptr<double>(b[0]),
-                                        h.ldo);
+                                        h.identity ? nullptr : rt::vector_ptr<const std::int32_t>(b[1]), h.nrhs,
+                                        rt::vector_ptr<double>(b[0]), h.ldo);
   }
 };
 

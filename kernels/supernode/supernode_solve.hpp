@@ -50,10 +50,12 @@ void supernode_solve_permute_cpu(const double* in, int ldi, const std::int32_t* 
                                  int ldo);
 void supernode_solve_permute_cuda(cudaStream_t stream, const double* in, int ldi, const std::int32_t* perm, int n,
                                   int nrhs, double* out, int ldo);
-// Blocks of solved unknowns back to the caller's order: out[perm[c0 + i] + r * ldo] = x[i + r * (c1 - c0)].
+// Blocks of solved unknowns back to the caller's order: out[perm[c0 + i] + r * ldo] = x[i + r * ld]
+// (ld 0: c1 - c0; perm null: the identity, the factor's order).
 struct SolveBlock {
   const double* x;
   std::int32_t c0, c1;
+  std::int32_t ld = 0;
 };
 void supernode_solve_store_cpu(const SolveBlock* blocks, int count, const std::int32_t* perm, int nrhs, double* out,
                                int ldo);

@@ -96,14 +96,14 @@ void supernode_solve_permute_cpu(const double* in, int ldi, const std::int32_t* 
 
 void supernode_solve_store_cpu(const SolveBlock* blocks, int count, const std::int32_t* perm, int nrhs, double* out,
                                int ldo) {
-  if (count < 0 || nrhs < 0 || (count > 0 && (blocks == nullptr || perm == nullptr || out == nullptr)))
+  if (count < 0 || nrhs < 0 || (count > 0 && (blocks == nullptr || out == nullptr)))
     throw InvalidArgument("supernode_solve_store_cpu: count = " + std::to_string(count) + ", nrhs = " +
                           std::to_string(nrhs) + " or a null pointer");
   for (int u = 0; u < count; ++u) {
     const SolveBlock& b = blocks[u];
-    const int rows = b.c1 - b.c0;
+    const int rows = b.c1 - b.c0, ld = b.ld > 0 ? b.ld : rows;
     for (int r = 0; r < nrhs; ++r)
-      for (int i = 0; i < rows; ++i) out[at(perm[b.c0 + i], r, ldo)] = b.x[at(i, r, rows)];
+      for (int i = 0; i < rows; ++i) out[at(perm ? perm[b.c0 + i] : b.c0 + i, r, ldo)] = b.x[at(i, r, ld)];
   }
 }
 

@@ -86,12 +86,13 @@ __global__ void __launch_bounds__(kThreads)
                  double* __restrict__ out, int ldo) {
   const SolveBlock b = batch.items[blockIdx.y];
   const long long rows = b.c1 - b.c0;
+  const long long ld = b.ld > 0 ? b.ld : rows;
   const long long total = rows * nrhs;
   const long long stride = static_cast<long long>(gridDim.x) * kThreads;
   for (long long e = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x; e < total; e += stride) {
     const long long r = e / rows;
     const long long i = e - r * rows;
-    out[perm[b.c0 + i] + r * ldo] = b.x[e];
+    out[(perm ? perm[b.c0 + i] : b.c0 + i) + r * ldo] = b.x[i + r * ld];
   }
 }
 
@@ -128,7 +129,7 @@ void supernode_solve_permute_cuda(cudaStream_t stream, const double* in, int ldi
 void supernode_solve_store_cuda(cudaStream_t stream, const SolveBlock* blocks, int count, const std::int32_t* perm,
                                 int nrhs, double* out, int ldo) {
   constexpr const char* routine = "supernode_solve_store_cuda";
-  if (count < 0 || nrhs < 0 || (count > 0 && (blocks == nullptr || perm == nullptr || out == nullptr)))
+  if (count < 0 || nrhs < 0 || (count > 0 && (blocks == nullptr || out == nullptr)))
     throw InvalidArgument(std::string(routine) + ": count = " + std::to_string(count) + ", nrhs = " +
                           std::to_string(nrhs) + " or a null pointer");
   if (nrhs == 0) return;

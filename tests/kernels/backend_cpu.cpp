@@ -68,7 +68,8 @@ class CpuSupernodeBackend : public SupernodeBackend {
              const std::vector<std::int32_t>& perm, int nrhs, std::vector<double>& out, int ldo) override {
     std::vector<SolveBlock> blocks;
     for (std::size_t b = 0; b < xs.size(); ++b) blocks.push_back({xs[b].data(), cols[b][0], cols[b][1]});
-    supernode_solve_store_cpu(blocks.data(), static_cast<int>(blocks.size()), perm.data(), nrhs, out.data(), ldo);
+    supernode_solve_store_cpu(blocks.data(), static_cast<int>(blocks.size()), perm.empty() ? nullptr : perm.data(), nrhs,
+                              out.data(), ldo);
   }
 
  private:

@@ -187,9 +187,10 @@ void CudaSupernodeBackend::store(const std::vector<std::vector<double>>& xs, con
     device.push_back(std::make_unique<GuardedArray>(stream_, xs[b]));
     blocks.push_back({device.back()->get(), cols[b][0], cols[b][1]});
   }
-  const DeviceArray<std::int32_t> dperm(stream_, perm);
+  const DeviceArray<std::int32_t> dperm(stream_, perm.empty() ? std::vector<std::int32_t>{0} : perm);
   const GuardedArray dout(stream_, out);
-  supernode_solve_store_cuda(stream_, blocks.data(), static_cast<int>(blocks.size()), dperm.get(), nrhs, dout.get(), ldo);
+  supernode_solve_store_cuda(stream_, blocks.data(), static_cast<int>(blocks.size()), perm.empty() ? nullptr : dperm.get(),
+                             nrhs, dout.get(), ldo);
   dout.download(stream_, out);
 }
 
