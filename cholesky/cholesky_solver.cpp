@@ -74,6 +74,7 @@ struct SolveState {
   std::vector<double> stage;  // host solves: the right-hand side in the factor's order, GPU groups' rows
   rt::HandleId stage_handle = 0, device_stage = 0;
   bool any_stage = false;
+  bool placed = false;  // plan.where follows where the last factorization left the panels
 
   explicit SolveState(rt::TaskRuntime& r) : rt(r) {}
   ~SolveState() {
@@ -273,6 +274,7 @@ const FactorizeReport& CholeskySolver::factorize(const Csr& A, const FactorizeOp
   if (failed != std::numeric_limits<index_t>::max())
     throw NotPositiveDefinite(sym.perm[failed], "Cholesky: the matrix is not positive definite: non-positive pivot");
   factorized_ = true;
+  if (solve_) solve_->placed = false;  // Any-home panels may have moved
   return report_;
 }
 
@@ -281,19 +283,28 @@ SolveState& CholeskySolver::solve_state(int nrhs) {
   const planners::FactorLayout& layout = *layout_;
   if (!solve_) {
     solve_ = std::make_unique<SolveState>(rt_);
-    // Without CUDA workers the scheduler's choice is a CPU: those groups read the host b directly.
-    std::vector<rt::Where> homes = homes_;
-    if (rt_.cuda_workers() == 0) std::fill(homes.begin(), homes.end(), rt::Where::Cpu);
-    solve_->plan = planners::plan_supernodal_solve(sym, layout, homes);
+    solve_->plan = planners::plan_supernodal_solve(sym, layout, homes_);
     auto& ext = solve_->plan.ext_rows;
     solve_->ext_rows = rt_.register_vector({ext.empty() ? static_cast<void*>(&solve_->nrhs) : ext.data(),
                                             std::max<std::size_t>(1, ext.size()), sizeof(std::int32_t), -1, false});
     solve_->perm = rt_.register_vector({const_cast<index_t*>(sym.perm.data()), std::max<std::size_t>(1, sym.perm.size()),
                                         sizeof(index_t), -1, false});
-    for (index_t g = 0; g < layout.num_groups(); ++g)
-      solve_->any_stage = solve_->any_stage || planners::needs_stage(solve_->plan, g);
   }
   SolveState& st = *solve_;
+  if (!st.placed) {
+    // Each group's solve tasks where its panels are now: an Any-home group's factorization tasks
+    // went where the scheduler put them, so its solve follows its valid copy (the host's, or the
+    // GPU's); without CUDA workers everything is a CPU group reading the host b directly.
+    const bool gpu = rt_.cuda_workers() > 0;
+    st.any_stage = false;
+    for (index_t g = 0; g < layout.num_groups(); ++g) {
+      rt::Where w = gpu ? homes_[g] : rt::Where::Cpu;
+      if (w == rt::Where::Any) w = rt_.valid_on_host(reg_->group[g]) ? rt::Where::Cpu : rt::Where::Cuda;
+      st.plan.where[g] = w;
+      st.any_stage = st.any_stage || planners::needs_stage(st.plan, g);
+    }
+    st.placed = true;
+  }
   if (st.nrhs != nrhs) {
     st.release_blocks();
     const planners::SolvePlan& plan = st.plan;
@@ -301,7 +312,7 @@ SolveState& CholeskySolver::solve_state(int nrhs) {
       st.x.push_back(rt_.register_temporary(std::size_t(plan.rows(g)) * nrhs, sizeof(double)));
       st.ext.push_back(plan.next(g) > 0 ? rt_.register_temporary(std::size_t(plan.next(g)) * nrhs, sizeof(double)) : 0);
     }
-    if (st.any_stage) {
+    if (rt_.cuda_workers() > 0) {  // some group may read its right-hand side off the host
       st.stage.assign(std::size_t(sym.n) * nrhs, 0.0);
       st.stage_handle = rt_.register_vector({st.stage.data(), st.stage.size(), sizeof(double)});
     }

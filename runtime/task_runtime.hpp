@@ -171,6 +171,9 @@ class TaskRuntime {
   // memory; tasks submitted on it afterwards wait for release_on_host, and see what the host wrote.
   // The base waits for every task: enough for runtimes whose tasks work on the host memory itself.
   virtual void acquire_on_host(HandleId, Access) { wait_all(); }
+  // Whether host memory holds an up-to-date copy of the handle now (after its tasks: call between
+  // task graphs). Where tasks only ever run on the host memory itself: always.
+  virtual bool valid_on_host(HandleId) { return true; }
   virtual void release_on_host(HandleId) {}
 };
 

@@ -196,6 +196,17 @@ void Runtime::discard(HandleId id) {
   if (e.pinned) starpu_memory_unpin(e.pinned, e.pinned_bytes);
 }
 
+bool Runtime::valid_on_host(HandleId id) {
+  starpu_data_handle_t h;
+  {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    h = impl_->entry(id).handle;
+  }
+  int allocated = 0, valid = 0, requested = 0;
+  starpu_data_query_status(h, STARPU_MAIN_RAM, &allocated, &valid, &requested);
+  return valid != 0;
+}
+
 void Runtime::acquire_on_host(HandleId id, Access mode) {
   if (mode == Access::Scratch || mode == Access::Commute)
     throw InvalidArgument("acquire_on_host: the access must be Read, Write or ReadWrite");
