@@ -104,11 +104,22 @@ int main(int argc, char** argv) try {
   // the steady state), then 16 at once; backward errors of the last call of each.
   std::vector<double> x = b;
   double solve_first_s = 0, solve_s = 0, solve16_s = 0, berr = 0, berr16 = 0;
+  std::vector<cli::Json> solves;
+  auto record_solve = [&](int nrhs, double s) {
+    const auto& st = solver.last_solve_times();
+    cli::Json j;
+    j.set("nrhs", nrhs).set("call_s", s).set("setup_s", st.setup_s).set("stage_s", st.stage_s)
+        .set("submit_s", st.submit_s).set("wait_s", st.wait_s);
+    std::fprintf(stderr, "hetsparse  solve nrhs %d: %.4f s (setup %.4f, stage %.4f, submit %.4f, wait %.4f)\n", nrhs, s,
+                 st.setup_s, st.stage_s, st.submit_s, st.wait_s);
+    solves.push_back(j);
+  };
   for (int call = 0; call < 2; ++call) {
     x = b;
     const double t1 = cli::now_seconds();
     solver.solve(x);
     (call == 0 ? solve_first_s : solve_s) = cli::now_seconds() - t1;
+    record_solve(1, call == 0 ? solve_first_s : solve_s);
   }
   berr = ref::backward_error(A, x.data(), b.data());
   const int nrhs16 = 16;
@@ -123,6 +134,7 @@ int main(int argc, char** argv) try {
     const double t1 = cli::now_seconds();
     solver.solve(X16.data(), nrhs16, A.rows);
     solve16_s = cli::now_seconds() - t1;
+    record_solve(nrhs16, solve16_s);
   }
   for (int r = 0; r < nrhs16; ++r)
     berr16 = std::max(berr16, ref::backward_error(A, X16.data() + std::size_t(r) * A.rows,
@@ -131,7 +143,7 @@ int main(int argc, char** argv) try {
   cli::Json hj;
   hj.set("analyze_s", analyze_s).set("ordering_s", sym.timings.ordering_s).set("factorize_s", rep.factorize_s)
       .set("assemble_s", rep.assemble_s).set("solve_s", solve_s).set("solve_first_s", solve_first_s)
-      .set("solve_nrhs16_s", solve16_s).set("backward_error_nrhs16", berr16).set("factorizations", factorizations)
+      .set("solve_nrhs16_s", solve16_s).set("backward_error_nrhs16", berr16).set("factorizations", factorizations).set("solves", solves)
       .set("solve_tasks", solver.last_solve_stats().tasks).set("solve_gpu_tasks", solver.last_solve_stats().gpu_tasks)
       .set("groups_cuda", rep.groups_cuda).set("groups_any", rep.groups_any).set("groups_cpu", rep.groups_cpu)
       .set("values_cuda", rep.values_cuda).set("values_any", rep.values_any).set("values_cpu", rep.values_cpu)

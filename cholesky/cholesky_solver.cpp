@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -57,9 +59,11 @@ bool device_group(const planners::FactorLayout& layout, const std::vector<rt::Wh
 struct GroupedAssembly {
   std::vector<offset_t> begin;  // per group, and end per group
   std::vector<offset_t> end;
-  std::vector<offset_t> src;    // index into A.values
-  std::vector<std::int64_t> pos;
-  std::vector<double> values;
+  template <class T>
+  using Uninitialized = std::vector<T, UninitializedAllocator<T>>;  // written in full before any read
+  Uninitialized<offset_t> src;  // index into A.values
+  Uninitialized<std::int64_t> pos;
+  Uninitialized<double> values;
   offset_t device_entries = 0;
 };
 
@@ -147,44 +151,71 @@ void CholeskySolver::set_up_layout(const FactorizeOptions& opts) {
   if (layout_ && reg_ && same_layout_thresholds(opts.thresholds, layout_thresholds_)) return;
   solve_.reset();
   reg_.reset();
+  const auto tl0 = std::chrono::steady_clock::now();
   layout_ = std::make_unique<planners::FactorLayout>(planners::plan_factor_layout(sym, opts.thresholds.subtree_max_flops));
   layout_thresholds_ = opts.thresholds;
+  const double tl_layout = seconds_since(tl0);
   homes_ = planners::panel_homes(rt_, sym, *layout_, opts.thresholds);
+  const double tl_homes = seconds_since(tl0);
   info_.assign(static_cast<std::size_t>(sym.num_supernodes()), 0);
   // The panels are registered once and stay so: each factorization's assembly tasks write them
   // where their tasks run (host pages of a GPU group are never touched, nothing is pinned).
   reg_ = std::make_unique<planners::RegisteredFactor>(rt_, sym, *layout_, L_->values.data(), info_.data());
+  const double tl_reg = seconds_since(tl0);
 
-  // A's entries by group (a counting sort), the groups that may run on a GPU first.
+  // A's entries by group (a counting sort in parallel: one histogram per chunk of entries), the
+  // groups that may run on a GPU first.
   const planners::FactorLayout& layout = *layout_;
   const index_t G = layout.num_groups();
   auto g = std::make_unique<GroupedAssembly>();
-  std::vector<offset_t> count(static_cast<std::size_t>(G), 0);
-  for (index_t s : map_->supernode)
-    if (s >= 0) ++count[layout.group_of[s]];
+  const std::vector<index_t>& sn = map_->supernode;
+  const std::size_t nnz = sn.size();
+  const std::size_t nch =
+      std::max<std::size_t>(1, std::min<std::size_t>(static_cast<std::size_t>(host_thread_count(0)), nnz >> 18));
+  const std::size_t per = (nnz + nch - 1) / nch;
+  std::vector<offset_t> cursor(nch * static_cast<std::size_t>(G), 0);
+  std::vector<std::int64_t> base(static_cast<std::size_t>(G));
+  for (index_t k = 0; k < G; ++k) base[k] = layout.loc[layout.group_begin[k]].value_offset;
+  rt::PausedWorkers paused(rt_);
+  parallel_chunks(nch, 1, [&](std::size_t c0, std::size_t c1) {
+    for (std::size_t c = c0; c < c1; ++c)
+      for (std::size_t k = c * per; k < std::min(nnz, (c + 1) * per); ++k)
+        if (sn[k] >= 0) ++cursor[c * G + layout.group_of[sn[k]]];
+  });
   g->begin.assign(G, 0);
   g->end.assign(G, 0);
   offset_t next = 0;
   for (int pass = 0; pass < 2; ++pass) {
     for (index_t k = 0; k < G; ++k) {
       if (device_group(layout, homes_, k) != (pass == 0)) continue;
-      g->begin[k] = g->end[k] = next;
-      next += count[k];
+      g->begin[k] = next;
+      for (std::size_t c = 0; c < nch; ++c) {
+        const offset_t n = cursor[c * G + k];
+        cursor[c * G + k] = next;
+        next += n;
+      }
+      g->end[k] = next;
     }
     if (pass == 0) g->device_entries = next;
   }
   g->src.resize(static_cast<std::size_t>(next));
   g->pos.resize(static_cast<std::size_t>(next));
   g->values.resize(static_cast<std::size_t>(next));
-  for (offset_t k = 0; k < map_->nnz; ++k) {
-    const index_t s = map_->supernode[k];
-    if (s < 0) continue;
-    const index_t grp = layout.group_of[s];
-    const offset_t e = g->end[grp]++;
-    g->src[e] = k;
-    g->pos[e] = map_->position[k] - layout.loc[layout.group_begin[grp]].value_offset;
-  }
+  parallel_chunks(nch, 1, [&](std::size_t c0, std::size_t c1) {
+    for (std::size_t c = c0; c < c1; ++c)
+      for (std::size_t k = c * per; k < std::min(nnz, (c + 1) * per); ++k) {
+        const index_t s = sn[k];
+        if (s < 0) continue;
+        const index_t grp = layout.group_of[s];
+        const offset_t e = cursor[c * G + grp]++;
+        g->src[e] = static_cast<offset_t>(k);
+        g->pos[e] = map_->position[k] - base[grp];
+      }
+  });
   grouped_ = std::move(g);
+  if (std::getenv("HETSPARSE_DEBUG_TIMES"))
+    std::fprintf(stderr, "set_up_layout: layout %.3f s, homes %.3f s, registered %.3f s, total %.3f s\n", tl_layout,
+                 tl_homes, tl_reg, seconds_since(tl0));
 }
 
 const FactorizeReport& CholeskySolver::factorize(const Csr& A, const FactorizeOptions& opts) {
@@ -326,7 +357,11 @@ void CholeskySolver::solve(double* B, int nrhs, int ldb) {
   require_factor("solve()");
   const SymbolicFactor& sym = *sym_;
   if (nrhs < 1 || ldb < sym.n || B == nullptr) throw InvalidArgument("Cholesky solve: need nrhs >= 1 and ldb >= n");
+  auto t = std::chrono::steady_clock::now();
+  solve_times_ = SolveTimes{};
   SolveState& st = solve_state(nrhs);
+  solve_times_.setup_s = seconds_since(t);
+  t = std::chrono::steady_clock::now();
   const planners::SolvePlan& plan = st.plan;
   if (st.any_stage) {  // the rows of the groups whose tasks may run on a GPU, in the factor's order
     rt::HostAccess w(rt_, st.stage_handle, rt::Access::Write);
@@ -342,8 +377,13 @@ void CholeskySolver::solve(double* B, int nrhs, int ldb) {
   rhs.nrhs = nrhs;
   rhs.host_b = B;
   rhs.ldb = ldb;
+  solve_times_.stage_s = seconds_since(t);
+  t = std::chrono::steady_clock::now();
   solve_stats_ = planners::submit_supernodal_solve(rt_, sym, *layout_, plan, h, rhs);
+  solve_times_.submit_s = seconds_since(t);
+  t = std::chrono::steady_clock::now();
   rt_.wait_all();
+  solve_times_.wait_s = seconds_since(t);
 }
 
 void CholeskySolver::submit_solve(rt::HandleId b, rt::HandleId x, int nrhs) {

@@ -64,8 +64,13 @@ class CholeskySolver {
   // handles of n * nrhs doubles (column-major, ld n; x may be b). Submits and returns; the tasks
   // follow StarPU's sequential consistency on b and x (rt.wait_all() or an acquire to wait).
   void submit_solve(rt::HandleId b, rt::HandleId x, int nrhs = 1);
-  // Tasks of the last solve (and how many were restricted to CUDA workers).
+  // Tasks of the last solve (and how many were restricted to CUDA workers), and its phases: the plan
+  // and handles (first call, or a new nrhs), filling the stage, submitting, waiting for the tasks.
   const planners::SolvePlanStats& last_solve_stats() const { return solve_stats_; }
+  struct SolveTimes {
+    double setup_s = 0, stage_s = 0, submit_s = 0, wait_s = 0;
+  };
+  const SolveTimes& last_solve_times() const { return solve_times_; }
 
   double logdet() const;               // log det(A) = 2 sum log L_jj
   Csr factor_L() const;                // L in the permuted order: lower CSR, sorted columns
@@ -94,6 +99,7 @@ class CholeskySolver {
   std::unique_ptr<SolveState> solve_;                 // the solve's plan and handles
   planners::SizeClassThresholds layout_thresholds_;   // what homes_ was computed with
   planners::SolvePlanStats solve_stats_;
+  SolveTimes solve_times_;
   InputTriangle input_ = InputTriangle::Lower;
   FactorizeOptions options_;
   FactorizeReport report_;

@@ -110,7 +110,24 @@ std::vector<codelets::GroupUpdate> flatten(const std::vector<const Bundle*>& bs,
 
 std::vector<rt::Where> panel_homes(const rt::TaskRuntime& rt, const cholesky::SymbolicFactor& sym,
                                    const FactorLayout& layout, const SizeClassThresholds& th) {
-  return homes_from_work(rt, layout, target_work(sym, updates_by_target(sym)), th);
+  // target_work() without the update lists (hundreds of thousands of vectors at 128^3).
+  std::vector<double> work(sym.supernodes.size());
+  for (index_t t = 0; t < sym.num_supernodes(); ++t) work[t] = factor_flops(sym.supernodes[t]);
+  for (index_t d = 0; d < sym.num_supernodes(); ++d) {
+    const cholesky::Supernode& sd = sym.supernodes[d];
+    const index_t* rows = sym.rows.data() + sd.row_begin;
+    auto p = static_cast<std::int32_t>(sd.ncols);
+    const auto nrows = static_cast<std::int32_t>(sd.nrows);
+    while (p < nrows) {
+      const index_t t = sym.col_to_supernode[rows[p]];
+      const cholesky::Supernode& st = sym.supernodes[t];
+      std::int32_t q = p;
+      while (q < nrows && rows[q] < st.first_col + st.ncols) ++q;
+      work[t] += update_flops(sd, p, q);
+      p = q;
+    }
+  }
+  return homes_from_work(rt, layout, work, th);
 }
 
 UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::SymbolicFactor& sym,
