@@ -161,6 +161,11 @@ void CholeskySolver::set_up_layout(const FactorizeOptions& opts) {
   // The panels are registered once and stay so: each factorization's assembly tasks write them
   // where their tasks run (host pages of a GPU group are never touched, nothing is pinned).
   reg_ = std::make_unique<planners::RegisteredFactor>(rt_, sym, *layout_, L_->values.data(), info_.data());
+  // GPU-home panels: room on the GPU now, while the host sorts A's entries and submits the tasks
+  // (their first task writes them there; allocating many GB otherwise waits for that task).
+  if (!std::getenv("HETSPARSE_NO_GPU_RESERVE"))
+    for (index_t g = 0; g < layout_->num_groups(); ++g)
+      if (!layout_->subtree[g] && homes_[g] == rt::Where::Cuda) rt_.allocate_on_gpu(reg_->group[g]);
   const double tl_reg = seconds_since(tl0);
 
   // A's entries by group (a counting sort in parallel: one histogram per chunk of entries), the
