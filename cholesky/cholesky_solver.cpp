@@ -72,7 +72,7 @@ struct GroupedAssembly {
 struct SolveState {
   rt::TaskRuntime& rt;
   planners::SolvePlan plan;
-  rt::HandleId ext_rows = 0, perm = 0;
+  rt::HandleId ext_rows = 0, perm = 0, loc = 0;  // loc: only when subtrees are solved on the GPU
   int nrhs = 0;
   std::vector<rt::HandleId> x, ext;
   std::vector<double> stage;  // host solves: the right-hand side in the factor's order, GPU groups' rows
@@ -86,6 +86,7 @@ struct SolveState {
       release_blocks();
       if (ext_rows) rt.unregister(ext_rows);
       if (perm) rt.unregister(perm);
+      if (loc) rt.unregister(loc);
     } catch (const std::exception&) {
       // the runtime was shut down first: its shutdown unregistered these handles
     }
@@ -332,9 +333,18 @@ SolveState& CholeskySolver::solve_state(int nrhs) {
     // went where the scheduler put them, so its solve follows its valid copy (the host's, or the
     // GPU's); without CUDA workers everything is a CPU group reading the host b directly.
     const bool gpu = rt_.cuda_workers() > 0;
+    // Leaf subtrees on the GPU too (HETSPARSE_GPU_SUBTREES=0: on the CPUs where they were
+    // factored): their panels are copied there once, at the first solve, and stay (read only). On
+    // the H100 node 14 CPU workers stream subtree panels at ~0.5 GB/s each (docs/benchmarks.md).
+    const char* env = std::getenv("HETSPARSE_GPU_SUBTREES");
+    const bool gpu_subtrees = gpu && !(env && std::string(env) == "0");
+    if (gpu_subtrees && !st.loc)
+      st.loc = rt_.register_vector({const_cast<codelets::PanelLocation*>(layout.loc.data()), layout.loc.size(),
+                                    sizeof(codelets::PanelLocation), -1, false});
     st.any_stage = false;
     for (index_t g = 0; g < layout.num_groups(); ++g) {
       rt::Where w = gpu ? homes_[g] : rt::Where::Cpu;
+      if (gpu_subtrees && layout.subtree[g]) w = rt::Where::Cuda;
       if (w == rt::Where::Any) w = rt_.valid_on_host(reg_->group[g]) ? rt::Where::Cpu : rt::Where::Cuda;
       st.plan.where[g] = w;
       st.any_stage = st.any_stage || planners::needs_stage(st.plan, g);
@@ -377,7 +387,7 @@ void CholeskySolver::solve(double* B, int nrhs, int ldb) {
           st.stage[i + std::size_t(r) * sym.n] = B[sym.perm[i] + std::size_t(r) * ldb];
     }
   }
-  const planners::SolveHandles h{&reg_->group, reg_->rows, st.ext_rows, st.x, st.ext, st.stage_handle};
+  const planners::SolveHandles h{&reg_->group, reg_->rows, st.ext_rows, st.x, st.ext, st.stage_handle, st.loc};
   planners::SolveRhs rhs;
   rhs.nrhs = nrhs;
   rhs.host_b = B;
@@ -395,7 +405,7 @@ void CholeskySolver::submit_solve(rt::HandleId b, rt::HandleId x, int nrhs) {
   require_factor("submit_solve()");
   if (nrhs < 1 || b == 0 || x == 0) throw InvalidArgument("Cholesky submit_solve: need nrhs >= 1 and two handles");
   SolveState& st = solve_state(nrhs);
-  const planners::SolveHandles h{&reg_->group, reg_->rows, st.ext_rows, st.x, st.ext, st.device_stage};
+  const planners::SolveHandles h{&reg_->group, reg_->rows, st.ext_rows, st.x, st.ext, st.device_stage, st.loc};
   planners::SolveRhs rhs;
   rhs.nrhs = nrhs;
   rhs.device_b = b;

@@ -119,11 +119,38 @@ SolvePlanStats submit_supernodal_solve(rt::TaskRuntime& rt, const cholesky::Symb
                                     plan.col_begin[g], plan.col_begin[g + 1], static_cast<std::int32_t>(plan.next(g)),
                                     rhs.nrhs};
   };
-  // A group of several supernodes (a leaf subtree) has only CPU kernels.
-  auto where = [&](index_t g) {
-    return layout.group_begin[g + 1] - layout.group_begin[g] > 1 ? rt::Where::Cpu : plan.where[g];
+  // A group of several supernodes (a leaf subtree) runs on CPUs group by group, or, placed on Cuda,
+  // with the other such groups in batched tasks (one thread block per group).
+  auto multi = [&](index_t g) { return layout.group_begin[g + 1] - layout.group_begin[g] > 1; };
+  auto batched = [&](index_t g) { return multi(g) && plan.where[g] == rt::Where::Cuda && h.loc != 0; };
+  auto where = [&](index_t g) { return multi(g) && !batched(g) ? rt::Where::Cpu : plan.where[g]; };
+  std::vector<index_t> subtrees;
+  for (index_t g = 0; g < G; ++g)
+    if (batched(g)) {
+      if (!plan.links_into[g].empty())
+        throw InvalidArgument("supernodal solve: batched group " + std::to_string(g) + " receives from other groups");
+      subtrees.push_back(g);
+    }
+  // Groups per batched task: rows, external rows, locations, stage, then 3 handles per group.
+  const std::size_t per_batch = (rt::kMaxTaskData - 4) / 3;
+  auto submit_batched = [&](bool forward) {
+    for (std::size_t i = 0; i < subtrees.size(); i += per_batch) {
+      std::vector<codelets::SubtreeSolveGroup> gs;
+      for (std::size_t k = i; k < std::min(subtrees.size(), i + per_batch); ++k) {
+        const index_t g = subtrees[k];
+        gs.push_back({(*h.panels)[g], h.x[g], h.ext[g], plan.ext_begin[g], layout.group_begin[g],
+                      layout.group_begin[g + 1], plan.col_begin[g], plan.col_begin[g + 1],
+                      static_cast<std::int32_t>(plan.next(g)), 0});
+      }
+      const rt::TaskOptions o{task_name(forward ? "solve_subtrees_fwd_" : "solve_subtrees_bwd_", subtrees[i], 0, 1),
+                              forward ? hi : lo, rt::Where::Cuda};
+      codelets::insert_solve_subtrees(rt, o, forward, h.rows, h.ext_rows, h.loc, h.stage, sym.n, rhs.nrhs, gs);
+      count(rt::Where::Cuda);
+    }
   };
+  submit_batched(true);  // leaves first: the groups above read their external blocks
   for (index_t g = 0; g < G; ++g) {
+    if (batched(g)) continue;
     const codelets::SolveFactorData f{(*h.panels)[g], h.rows, h.ext_rows};
     const rt::Where w = where(g);
     codelets::SolveInput in{h.stage, sym.n};
@@ -142,6 +169,7 @@ SolvePlanStats submit_supernodal_solve(rt::TaskRuntime& rt, const cholesky::Symb
     }
   }
   for (index_t g = G - 1; g >= 0; --g) {
+    if (batched(g)) continue;
     const codelets::SolveFactorData f{(*h.panels)[g], h.rows, h.ext_rows};
     const rt::Where w = where(g);
     std::vector<codelets::SolveLink> to;
@@ -170,6 +198,31 @@ SolvePlanStats submit_supernodal_solve(rt::TaskRuntime& rt, const cholesky::Symb
       count(w);
     }
   };
+  if (!subtrees.empty()) {
+    // Batched subtrees read their ancestors' solutions from the stage: every other group stores its
+    // block there first (where it ran); the subtrees then write theirs, and the stage is the solution
+    // in the factor's order.
+    std::vector<index_t> on_cpu, on_cuda, on_any;
+    for (index_t g = 0; g < G; ++g) {
+      if (batched(g)) continue;
+      const rt::Where w = where(g);
+      (w == rt::Where::Cpu ? on_cpu : w == rt::Where::Cuda ? on_cuda : on_any).push_back(g);
+    }
+    store(on_cuda, h.stage, 0, rt::Where::Cuda, "solve_stage_store_");
+    store(on_any, h.stage, 0, rt::Where::Any, "solve_stage_store_");
+    store(on_cpu, h.stage, 0, rt::Where::Cpu, "solve_stage_store_");
+    submit_batched(false);
+    if (!host) {
+      codelets::insert_solve_store(rt, {"solve_store_stage", lo, rt::Where::Any}, {{h.stage, 0, sym.n, 0, sym.n}},
+                                   rhs.device_x, sym.n, rhs.perm, rhs.nrhs);
+      count(rt::Where::Any);
+    } else {
+      codelets::insert_solve_collect(rt, {"solve_collect_stage", lo, rt::Where::Cpu}, {{h.stage, 0, sym.n, 0, sym.n}},
+                                     rhs.host_b, rhs.ldb, sym.perm.data(), rhs.nrhs);
+      count(rt::Where::Cpu);
+    }
+    return st;
+  }
   if (!host) {
     std::vector<index_t> all(static_cast<std::size_t>(G));
     for (index_t g = 0; g < G; ++g) all[g] = g;

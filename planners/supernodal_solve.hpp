@@ -52,6 +52,10 @@ struct SolveHandles {
   rt::HandleId rows, ext_rows;
   std::vector<rt::HandleId> x, ext;
   rt::HandleId stage;
+  // The factor's PanelLocations (layout.loc) as a handle: leaf-subtree groups placed on Cuda are then
+  // solved in batched GPU tasks (one thread block per group) that read their right-hand side from
+  // the stage and, backward, their ancestors' solutions from it. 0: such groups stay on CPUs.
+  rt::HandleId loc = 0;
 };
 
 // Where the right-hand side comes from and the solution goes. Host: b (n x nrhs, ld ldb, the caller's

@@ -132,6 +132,38 @@ void insert_solve_permute(rt::TaskRuntime& rt, const rt::TaskOptions& opt, rt::H
   rt.submit(std::move(s));
 }
 
+const rt::Kernel& supernode_solve_subtrees_kernel() {
+  static const rt::Kernel k{"sn_solve_subtrees", kCpuAndCuda};
+  return k;
+}
+
+void insert_solve_subtrees(rt::TaskRuntime& rt, const rt::TaskOptions& opt, bool forward, rt::HandleId rows,
+                           rt::HandleId ext_rows, rt::HandleId loc, rt::HandleId stage, int ldn, int nrhs,
+                           const std::vector<SubtreeSolveGroup>& groups) {
+  rt::TaskSpec s = rt::make_task(supernode_solve_subtrees_kernel(), opt, 0.0);
+  s.data = {{rows, rt::Access::Read},
+            {ext_rows, rt::Access::Read},
+            {loc, rt::Access::Read},
+            {stage, forward ? rt::Access::Read : rt::Access::ReadWrite}};
+  std::vector<SubtreeSolveItemArgs> items;
+  for (const SubtreeSolveGroup& g : groups) {
+    SubtreeSolveItemArgs it{g.ext_offset, 0, 0, -1, g.first, g.last, g.c0, g.c1, g.next};
+    it.panels = static_cast<std::int32_t>(s.data.size());
+    s.data.push_back({g.panels, rt::Access::Read});
+    it.x = static_cast<std::int32_t>(s.data.size());
+    s.data.push_back({g.x, forward ? rt::Access::Write : rt::Access::ReadWrite});
+    if (g.next > 0) {
+      it.ext = static_cast<std::int32_t>(s.data.size());
+      s.data.push_back({g.ext, rt::Access::Write});
+    }
+    items.push_back(it);
+  }
+  if (s.data.size() > rt::kMaxTaskData)
+    throw InvalidArgument("insert_solve_subtrees: task '" + opt.name + "' takes more than kMaxTaskData handles");
+  s.set_args(SubtreeSolveHeader{forward, nrhs, ldn, static_cast<std::int32_t>(items.size())}, items);
+  rt.submit(std::move(s));
+}
+
 void insert_supernode_assemble(rt::TaskRuntime& rt, const rt::TaskOptions& opt, rt::HandleId group,
                                rt::HandleId values, rt::HandleId positions, const AssembleArgs& a) {
   rt::TaskSpec s = rt::make_task(supernode_assemble_kernel(), opt, 0.0);

@@ -84,6 +84,27 @@ const rt::Kernel& supernode_solve_collect_kernel();
 const rt::Kernel& supernode_solve_store_kernel();
 const rt::Kernel& supernode_solve_permute_kernel();
 const rt::Kernel& supernode_assemble_kernel();
+const rt::Kernel& supernode_solve_subtrees_kernel();
+
+// Leaf-subtree groups solved on the GPU in one task (kernels::supernode_subtrees_{forward,backward}_cuda):
+// per group its panels, unknowns and external block. Forward: x and ext written, the stage read;
+// backward: the stage read (the ancestors' solutions) and written (the groups' own), x read-written.
+struct SubtreeSolveGroup {
+  rt::HandleId panels, x, ext;  // ext 0 when the group has no external rows
+  std::int64_t ext_offset;
+  std::int32_t first, last, c0, c1, next, pad;
+};
+struct SubtreeSolveHeader {  // followed by `count` SubtreeSolveItemArgs
+  std::int32_t forward, nrhs, ldn, count;
+};
+struct SubtreeSolveItemArgs {
+  std::int64_t ext_offset;
+  std::int32_t panels, x, ext, first, last, c0, c1, next;
+};
+// rows: every row list; ext_rows: every group's external rows; loc: the factor's PanelLocations.
+void insert_solve_subtrees(rt::TaskRuntime& rt, const rt::TaskOptions& opt, bool forward, rt::HandleId rows,
+                           rt::HandleId ext_rows, rt::HandleId loc, rt::HandleId stage, int ldn, int nrhs,
+                           const std::vector<SubtreeSolveGroup>& groups);
 
 // Forward step of a group on x (its unknowns): init copies its right-hand side in (x Write, else
 // ReadWrite), then the contributions `from` are subtracted, then (solve) the group is solved and its

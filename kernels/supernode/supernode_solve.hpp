@@ -81,4 +81,24 @@ void supernode_group_forward_cpu(const SolveGroup& g, double* x, int ldx, double
 void supernode_group_backward_cpu(const SolveGroup& g, double* x, int ldx, const double* w, int ldw, int nrhs,
                                   double* work);
 
+// Leaf-subtree groups on the GPU, one thread block per group, all of a call's groups in one launch
+// (the CPU kernels above, for the node whose CPUs cannot stream the subtrees' panels fast enough).
+// Device pointers in host-memory items (copied over for the launch). Forward: x (c1 - c0 rows, ld c1 - c0) = the group's rows of
+// stage (the factor's order, ld ldn), then the group solved, ext (next x nrhs) receiving what its
+// rows send outside (overwritten). Backward: ext = the stage's rows ext_rows (the ancestors' solved
+// unknowns, stored there first), the group solved on x, then x written into the stage.
+struct SubtreeSolveItem {
+  const double* values;  // the group's panels (loc[first] at offset 0)
+  double* x;
+  double* ext;
+  const std::int32_t* ext_rows;
+  std::int32_t first, last, c0, c1, next, pad;
+};
+void supernode_subtrees_forward_cuda(cudaStream_t stream, const SubtreeSolveItem* items, int count,
+                                     const PanelLocation* loc, const std::int32_t* rows, const double* stage, int ldn,
+                                     int nrhs);
+void supernode_subtrees_backward_cuda(cudaStream_t stream, const SubtreeSolveItem* items, int count,
+                                      const PanelLocation* loc, const std::int32_t* rows, double* stage, int ldn,
+                                      int nrhs);
+
 }  // namespace hetsparse::kernels
