@@ -214,5 +214,76 @@ TEST(SupernodalSolveDag, LongLinkListsBecomeChains) {
   }
 }
 
+// Leaf subtrees placed on Cuda with a locations handle: batched tasks (each subtree group in exactly
+// one forward and one backward task), forward before every other forward task that reads them, the
+// backward after every other group stored its solution into the stage, one collect at the end.
+TEST(SupernodalSolveDag, SubtreesOnTheGpuAreBatched) {
+  for (const bool device : {false, true}) {
+    rt::RecordingRuntime r;
+    r.set_cuda_workers(1);
+    const auto sym = cholesky::analyze(triangle(laplacian_3d(16, 15, 14), Triangle::Lower));
+    const auto layout = planners::plan_factor_layout(sym, 2e5);
+    std::vector<int> info(sym.num_supernodes(), 0);
+    planners::RegisteredFactor data(r, sym, layout, nullptr, info.data());
+    const index_t G = layout.num_groups();
+    std::vector<rt::Where> where(G, rt::Where::Cuda);
+    const planners::SolvePlan plan = planners::plan_supernodal_solve(sym, layout, where);
+    planners::SolveHandles h{};
+    h.panels = &data.group;
+    h.rows = data.rows;
+    h.ext_rows = r.register_vector({nullptr, plan.ext_rows.size() + 1, 4, -1, false});
+    h.loc = r.register_vector({nullptr, layout.loc.size(), sizeof(layout.loc[0]), -1, false});
+    for (index_t g = 0; g < G; ++g) {
+      h.x.push_back(r.register_temporary(plan.rows(g), 8));
+      h.ext.push_back(plan.next(g) ? r.register_temporary(plan.next(g), 8) : 0);
+    }
+    h.stage = r.register_temporary(sym.n, 8);
+    planners::SolveRhs rhs;
+    std::vector<double> b(sym.n);
+    if (device) {
+      rhs.device_b = r.register_vector({nullptr, std::size_t(sym.n)});
+      rhs.device_x = rhs.device_b;
+      rhs.perm = r.register_vector({nullptr, std::size_t(sym.n), 4, -1, false});
+    } else {
+      rhs.host_b = b.data();
+      rhs.ldb = sym.n;
+    }
+    const std::size_t first = r.tasks().size();
+    planners::submit_supernodal_solve(r, sym, layout, plan, h, rhs);
+    std::map<rt::HandleId, index_t> group_of_x;
+    for (index_t g = 0; g < G; ++g) group_of_x[h.x[g]] = g;
+    std::map<index_t, int> fwd, bwd;
+    std::size_t last_store = 0, first_batched_bwd = 0, last_fwd = 0;
+    int subtrees = 0;
+    for (index_t g = 0; g < G; ++g) subtrees += layout.subtree[g] && layout.group_begin[g + 1] - layout.group_begin[g] > 1;
+    ASSERT_GT(subtrees, 1);
+    for (std::size_t i = first; i < r.tasks().size(); ++i) {
+      const auto& t = r.tasks()[i];
+      if (t.kernel == "sn_solve_subtrees") {
+        EXPECT_EQ(t.spec.where, rt::Where::Cuda);
+        EXPECT_LE(t.spec.data.size(), rt::kMaxTaskData);
+        const bool forward = t.spec.name.find("fwd") != std::string::npos;
+        if (!forward && !first_batched_bwd) first_batched_bwd = i;
+        for (const auto& d : t.spec.data)
+          if (group_of_x.count(d.handle)) ++(forward ? fwd : bwd)[group_of_x.at(d.handle)];
+      } else if (t.kernel == "sn_solve_forward") {
+        last_fwd = i;
+      } else if (t.kernel == "sn_solve_store" && t.spec.data[0].handle == h.stage) {
+        last_store = i;
+      }
+    }
+    for (index_t g = 0; g < G; ++g) {
+      const bool multi = layout.group_begin[g + 1] - layout.group_begin[g] > 1;
+      EXPECT_EQ(fwd.count(g) ? fwd[g] : 0, multi ? 1 : 0) << g;
+      EXPECT_EQ(bwd.count(g) ? bwd[g] : 0, multi ? 1 : 0) << g;
+    }
+    EXPECT_GT(first_batched_bwd, last_store);
+    EXPECT_GT(first_batched_bwd, last_fwd);
+    // The batched backward waits for the stage stores (it reads the ancestors' solutions there).
+    const auto& deps = r.tasks()[first_batched_bwd].deps;
+    EXPECT_TRUE(std::binary_search(deps.begin(), deps.end(), last_store));
+  }
+}
+
 }  // namespace
 }  // namespace hetsparse::test
