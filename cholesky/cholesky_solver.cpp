@@ -162,11 +162,6 @@ void CholeskySolver::set_up_layout(const FactorizeOptions& opts) {
   // The panels are registered once and stay so: each factorization's assembly tasks write them
   // where their tasks run (host pages of a GPU group are never touched, nothing is pinned).
   reg_ = std::make_unique<planners::RegisteredFactor>(rt_, sym, *layout_, L_->values.data(), info_.data());
-  // GPU-home panels: room on the GPU now, while the host sorts A's entries and submits the tasks
-  // (their first task writes them there; allocating many GB otherwise waits for that task).
-  if (!std::getenv("HETSPARSE_NO_GPU_RESERVE"))
-    for (index_t g = 0; g < layout_->num_groups(); ++g)
-      if (!layout_->subtree[g] && homes_[g] == rt::Where::Cuda) rt_.allocate_on_gpu(reg_->group[g]);
   const double tl_reg = seconds_since(tl0);
 
   // A's entries by group (a counting sort in parallel: one histogram per chunk of entries), the
@@ -380,12 +375,15 @@ void CholeskySolver::solve(double* B, int nrhs, int ldb) {
   const planners::SolvePlan& plan = st.plan;
   if (st.any_stage) {  // the rows of the groups whose tasks may run on a GPU, in the factor's order
     rt::HostAccess w(rt_, st.stage_handle, rt::Access::Write);
-    for (index_t g = 0; g < layout_->num_groups(); ++g) {
-      if (!planners::needs_stage(plan, g)) continue;
-      for (int r = 0; r < nrhs; ++r)
-        for (index_t i = plan.col_begin[g]; i < plan.col_begin[g + 1]; ++i)
-          st.stage[i + std::size_t(r) * sym.n] = B[sym.perm[i] + std::size_t(r) * ldb];
-    }
+    rt::PausedWorkers paused(rt_);  // a gather over n x nrhs entries: all cores
+    parallel_chunks(static_cast<std::size_t>(layout_->num_groups()), 1, [&](std::size_t g0, std::size_t g1) {
+      for (std::size_t g = g0; g < g1; ++g) {
+        if (!planners::needs_stage(plan, static_cast<index_t>(g))) continue;
+        for (int r = 0; r < nrhs; ++r)
+          for (index_t i = plan.col_begin[g]; i < plan.col_begin[g + 1]; ++i)
+            st.stage[i + std::size_t(r) * sym.n] = B[sym.perm[i] + std::size_t(r) * ldb];
+      }
+    });
   }
   const planners::SolveHandles h{&reg_->group, reg_->rows, st.ext_rows, st.x, st.ext, st.stage_handle, st.loc};
   planners::SolveRhs rhs;

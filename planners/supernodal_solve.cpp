@@ -216,10 +216,16 @@ SolvePlanStats submit_supernodal_solve(rt::TaskRuntime& rt, const cholesky::Symb
       codelets::insert_solve_store(rt, {"solve_store_stage", lo, rt::Where::Any}, {{h.stage, 0, sym.n, 0, sym.n}},
                                    rhs.device_x, sym.n, rhs.perm, rhs.nrhs);
       count(rt::Where::Any);
-    } else {
-      codelets::insert_solve_collect(rt, {"solve_collect_stage", lo, rt::Where::Cpu}, {{h.stage, 0, sym.n, 0, sym.n}},
-                                     rhs.host_b, rhs.ldb, sym.perm.data(), rhs.nrhs);
-      count(rt::Where::Cpu);
+    } else {  // the caller's b from the stage: row ranges on several CPU workers (a gather through perm)
+      const index_t parts = std::max(1, std::min(rt.cpu_workers(), 16));
+      for (index_t k = 0; k < parts; ++k) {
+        const index_t c0 = static_cast<index_t>(std::int64_t(sym.n) * k / parts);
+        const index_t c1 = static_cast<index_t>(std::int64_t(sym.n) * (k + 1) / parts);
+        if (c1 == c0) continue;
+        codelets::insert_solve_collect(rt, {task_name("solve_collect_stage_", k, 0, 1), lo, rt::Where::Cpu},
+                                       {{h.stage, c0, c1, c0, sym.n}}, rhs.host_b, rhs.ldb, sym.perm.data(), rhs.nrhs);
+        count(rt::Where::Cpu);
+      }
     }
     return st;
   }

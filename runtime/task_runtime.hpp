@@ -158,8 +158,6 @@ class TaskRuntime {
   // Hints that move data early and never change results (no-ops without a GPU or StarPU):
   // start copying a handle to the (first) GPU now, e.g. while the CPUs work on other data...
   virtual void prefetch_to_gpu(HandleId) {}
-  // ...or only make room for it there now (no copy: for data a GPU task will write first)...
-  virtual void allocate_on_gpu(HandleId) {}
   // ...and copy it back to host memory as soon as the tasks submitted so far that write it are
   // done, so the write-back overlaps later work instead of waiting for unregister().
   virtual void write_back_when_done(HandleId) {}

@@ -33,17 +33,6 @@ void Runtime::prefetch_to_gpu(HandleId id) {
   starpu_data_prefetch_on_node(h, static_cast<unsigned>(node), 1);  // a hint: failure changes nothing
 }
 
-void Runtime::allocate_on_gpu(HandleId id) {
-  const int node = first_gpu_memory_node();
-  if (node < 0) return;
-  starpu_data_handle_t h;
-  {
-    std::lock_guard<std::mutex> lock(impl_->mutex);
-    h = impl_->entry(id).handle;
-  }
-  starpu_data_request_allocation(h, static_cast<unsigned>(node));  // a hint: failure changes nothing
-}
-
 void Runtime::write_back_when_done(HandleId id) {
   if (cuda_workers() == 0) return;  // everything is in host memory already
   starpu_data_handle_t h;

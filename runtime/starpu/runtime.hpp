@@ -58,7 +58,6 @@ class Runtime final : public TaskRuntime {
   HandleId register_temporary(std::size_t n, std::size_t elem_size) override;
   void unregister(HandleId) override;
   void discard(HandleId) override;
-  void allocate_on_gpu(HandleId) override;
   bool valid_on_host(HandleId) override;
   void submit(TaskSpec) override;
   void wait_all() override;
