@@ -198,7 +198,7 @@ int cmd_cholesky(int argc, char** argv) {
     std::printf("factorize   %.3f s (+ %.3f s assembly), %.2f GFLOP/s on %d CPU + %d CUDA workers (%s)\n",
                 rep.factorize_s, rep.assemble_s, gflops, runtime.cpu_workers(), runtime.cuda_workers(),
                 runtime.options().scheduler.c_str());
-    std::printf("            register %.3f s, submit %.3f s, wait %.3f s, unregister %.3f s\n", rep.register_s,
+    std::printf("            register %.3f s, submit %.3f s, wait %.3f s, pivot status %.3f s\n", rep.register_s,
                 rep.submit_s, rep.wait_s, rep.unregister_s);
     std::printf("solve       %.3f s%s\n", solve_s, refine ? (" (" + std::to_string(refine) + " refinement steps)").c_str() : "");
     std::printf("check       backward error |b-Ax|/(|A||x|+|b|) = %.2e\n", berr);

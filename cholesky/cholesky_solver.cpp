@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <cstdlib>
 #include <cmath>
 #include <limits>
@@ -152,17 +151,13 @@ void CholeskySolver::set_up_layout(const FactorizeOptions& opts) {
   if (layout_ && reg_ && same_layout_thresholds(opts.thresholds, layout_thresholds_)) return;
   solve_.reset();
   reg_.reset();
-  const auto tl0 = std::chrono::steady_clock::now();
   layout_ = std::make_unique<planners::FactorLayout>(planners::plan_factor_layout(sym, opts.thresholds.subtree_max_flops));
   layout_thresholds_ = opts.thresholds;
-  const double tl_layout = seconds_since(tl0);
   homes_ = planners::panel_homes(rt_, sym, *layout_, opts.thresholds);
-  const double tl_homes = seconds_since(tl0);
   info_.assign(static_cast<std::size_t>(sym.num_supernodes()), 0);
   // The panels are registered once and stay so: each factorization's assembly tasks write them
   // where their tasks run (host pages of a GPU group are never touched, nothing is pinned).
   reg_ = std::make_unique<planners::RegisteredFactor>(rt_, sym, *layout_, L_->values.data(), info_.data());
-  const double tl_reg = seconds_since(tl0);
 
   // A's entries by group (a counting sort in parallel: one histogram per chunk of entries), the
   // groups that may run on a GPU first.
@@ -214,9 +209,6 @@ void CholeskySolver::set_up_layout(const FactorizeOptions& opts) {
       }
   });
   grouped_ = std::move(g);
-  if (std::getenv("HETSPARSE_DEBUG_TIMES"))
-    std::fprintf(stderr, "set_up_layout: layout %.3f s, homes %.3f s, registered %.3f s, total %.3f s\n", tl_layout,
-                 tl_homes, tl_reg, seconds_since(tl0));
 }
 
 const FactorizeReport& CholeskySolver::factorize(const Csr& A, const FactorizeOptions& opts) {
