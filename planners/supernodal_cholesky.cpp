@@ -106,6 +106,7 @@ UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::
   // whatever StarPU drives.
   const bool gpu = rt.cuda_workers() > 0 && codelets::supernode_update_kernel().devices.has(rt::Device::Cuda) &&
                    codelets::supernode_factor_kernel().devices.has(rt::Device::Cuda);
+  const bool subtree_gpu = codelets::supernode_subtree_kernel().devices.has(rt::Device::Cuda);
   auto home = [&](double w) {  // see SizeClassThresholds
     if (th.restrict_to != rt::Where::Any) return th.restrict_to;
     if (w < th.gpu_min_task_flops) return rt::Where::Cpu;
@@ -129,9 +130,16 @@ UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::
       }
       st.flops[int(SizeClass::Subtree)] += flops;
       const std::string name = "subtree_" + std::to_string(first) + "_" + std::to_string(end - 1);
-      codelets::insert_supernode_subtree(
-          rt, {name, priority(end - 1), rt::Where::Cpu, flops},
-          {data.group[g], layout.loc.data(), sym.col_to_supernode.data(), data.host_info, first, end}, data.rows, flops);
+      // The scheduler may take a big subtree to the GPU (level-batched kernel): on 2D problems most
+      // of the work is in subtrees of small and medium fronts, which a core does at a few GFLOP/s.
+      rt::Where sub = rt::Where::Cpu;
+      if (gpu && subtree_gpu && th.gpu_subtree_min_flops >= 0 && flops >= th.gpu_subtree_min_flops)
+        sub = th.restrict_to;
+      codelets::insert_supernode_subtree(rt, {name, priority(end - 1), sub, flops},
+                                         {data.group[g], layout.loc.data(), sym.col_to_supernode.data(),
+                                          data.host_info, first, end, sym.rows.data()},
+                                         data.rows, flops);
+      if (sub != rt::Where::Cpu) ++st.gpu_eligible_tasks;
       ++st.tasks;
       ++st.subtree_tasks;
       continue;

@@ -142,7 +142,7 @@ TEST_P(SupernodalPlan, EveryUpdateExactlyOnceWithTheRightDependencies) {
     const index_t target = rec.group_of_handle.at(d[0].handle);
     if (t.kernel == "sn_subtree") {
       EXPECT_TRUE(L.subtree[target]);
-      EXPECT_EQ(t.spec.where, rt::Where::Cpu);
+      EXPECT_EQ(t.spec.where, rt::Where::Cpu);  // no CUDA worker recorded
       EXPECT_EQ(finisher.count(target), 0u);
       finisher[target] = t.id;
       continue;
@@ -175,15 +175,21 @@ TEST_P(SupernodalPlan, EveryUpdateExactlyOnceWithTheRightDependencies) {
 TEST(SupernodalPlanPlacement, TasksOfATargetShareItsHome) {
   auto th = small_thresholds(2e5);
   th.gpu_only_min_flops = 2e6;
+  th.gpu_subtree_min_flops = 3e4;
   for (const int gpus : {0, 1}) {
     Recorded rec;
     record(rec, laplacian_3d(14, 13, 12), th, gpus);
     // Without CUDA codelets the planner keeps every task off the GPUs StarPU may still drive.
     const bool cuda = gpus > 0 && codelets::kCudaBuild;
     const auto by_t = planners::updates_by_target(rec.sym);
-    std::map<rt::Where, int> homes;
+    std::map<rt::Where, int> homes, subtrees;
     for (const auto& t : rec.r.tasks()) {
-      if (t.kernel == "sn_subtree") continue;
+      if (t.kernel == "sn_subtree") {  // a GPU may take the big ones (level-batched kernel)
+        const bool gpu_subtree = cuda && t.spec.flops >= th.gpu_subtree_min_flops;
+        EXPECT_EQ(t.spec.where, gpu_subtree ? rt::Where::Any : rt::Where::Cpu) << t.spec.name;
+        ++subtrees[t.spec.where];
+        continue;
+      }
       const index_t s = rec.layout.group_begin[rec.group_of_handle.at(t.spec.data[0].handle)];
       double work = planners::factor_flops(rec.sym.supernodes[s]);
       for (const auto& u : by_t[s]) work += u.flops;
@@ -195,6 +201,8 @@ TEST(SupernodalPlanPlacement, TasksOfATargetShareItsHome) {
     }
     EXPECT_GT(homes[rt::Where::Cpu], 0);
     EXPECT_GT(homes[cuda ? rt::Where::Cuda : rt::Where::Any], 0) << gpus << " GPUs";
+    EXPECT_GT(subtrees[rt::Where::Cpu], 0);
+    EXPECT_EQ(subtrees[rt::Where::Any] > 0, cuda) << gpus << " GPUs";
   }
 }
 
