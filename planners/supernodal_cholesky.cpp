@@ -132,9 +132,12 @@ UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::
       const std::string name = "subtree_" + std::to_string(first) + "_" + std::to_string(end - 1);
       // The scheduler may take a big subtree to the GPU (level-batched kernel): on 2D problems most
       // of the work is in subtrees of small and medium fronts, which a core does at a few GFLOP/s.
+      // From gpu_only_min_flops on it must (a core would take far longer), as top targets do.
       rt::Where sub = rt::Where::Cpu;
       if (gpu && subtree_gpu && th.gpu_subtree_min_flops >= 0 && flops >= th.gpu_subtree_min_flops)
-        sub = th.restrict_to;
+        sub = th.restrict_to != rt::Where::Any ? th.restrict_to
+              : flops >= th.gpu_only_min_flops ? rt::Where::Cuda
+                                               : rt::Where::Any;
       codelets::insert_supernode_subtree(rt, {name, priority(end - 1), sub, flops},
                                          {data.group[g], layout.loc.data(), sym.col_to_supernode.data(),
                                           data.host_info, first, end, sym.rows.data()},

@@ -31,7 +31,7 @@ struct SizeClassThresholds {
   double gpu_only_min_flops = 1.0e9;
   double subtree_max_flops = -1;       // leaf subtree tasks (plan_factor_layout); < 0 automatic, 0 none
   // Leaf subtree tasks of at least this much work may run on a GPU (level-batched kernel) when the
-  // scheduler finds it faster; < 0: always on CPUs.
+  // scheduler finds it faster, and from gpu_only_min_flops on must; < 0: always on CPUs.
   double gpu_subtree_min_flops = 2.0e7;
   rt::Where restrict_to = rt::Where::Any;  // Cpu or Cuda: every task that has the choice goes there
 };

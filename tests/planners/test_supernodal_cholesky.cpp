@@ -186,7 +186,10 @@ TEST(SupernodalPlanPlacement, TasksOfATargetShareItsHome) {
     for (const auto& t : rec.r.tasks()) {
       if (t.kernel == "sn_subtree") {  // a GPU may take the big ones (level-batched kernel)
         const bool gpu_subtree = cuda && t.spec.flops >= th.gpu_subtree_min_flops;
-        EXPECT_EQ(t.spec.where, gpu_subtree ? rt::Where::Any : rt::Where::Cpu) << t.spec.name;
+        const rt::Where want = !gpu_subtree                                ? rt::Where::Cpu
+                               : t.spec.flops >= th.gpu_only_min_flops ? rt::Where::Cuda
+                                                                         : rt::Where::Any;
+        EXPECT_EQ(t.spec.where, want) << t.spec.name;
         ++subtrees[t.spec.where];
         continue;
       }
