@@ -138,10 +138,10 @@ UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::
         sub = th.restrict_to != rt::Where::Any ? th.restrict_to
               : flops >= th.gpu_only_min_flops ? rt::Where::Cuda
                                                : rt::Where::Any;
-      codelets::insert_supernode_subtree(rt, {name, priority(end - 1), sub, flops},
-                                         {data.group[g], layout.loc.data(), sym.col_to_supernode.data(),
-                                          data.host_info, first, end, sym.rows.data()},
-                                         data.rows, flops);
+      const codelets::SubtreeTask task{data.group[g], layout.loc.data(), sym.col_to_supernode.data(),
+                                       data.host_info, first, end, sym.rows.data(), th.gpu_subtree_fused_max_flops,
+                                       th.gpu_subtree_batched_max_cols};
+      codelets::insert_supernode_subtree(rt, {name, priority(end - 1), sub, flops}, task, data.rows, flops);
       if (sub != rt::Where::Cpu) ++st.gpu_eligible_tasks;
       ++st.tasks;
       ++st.subtree_tasks;

@@ -33,6 +33,10 @@ struct SizeClassThresholds {
   // Leaf subtree tasks of at least this much work may run on a GPU (level-batched kernel) when the
   // scheduler finds it faster, and from gpu_only_min_flops on must; < 0: always on CPUs.
   double gpu_subtree_min_flops = 2.0e7;
+  // The GPU subtree kernel's limits (kernels::SubtreeLevels): updates under this go to its fused
+  // kernel, panels of at most this many columns to its batched factor kernel.
+  double gpu_subtree_fused_max_flops = 1e8;
+  std::int32_t gpu_subtree_batched_max_cols = 64;
   rt::Where restrict_to = rt::Where::Any;  // Cpu or Cuda: every task that has the choice goes there
 };
 

@@ -28,6 +28,8 @@ struct SubtreeArgs {
   const PanelLocation* loc;
   const std::int32_t* col_to_supernode;
   const std::int32_t* host_rows;  // the CUDA task plans its levels from the host row lists
+  double gpu_fused_max_flops;     // kernels::SubtreeLevels's limits for the CUDA task
+  std::int32_t gpu_batched_max_cols, pad;
   int* info;
   std::int32_t first, last;
 };
@@ -73,6 +75,8 @@ struct SubtreeTask {
   int* info;
   std::int32_t first, last;
   const std::int32_t* host_rows;  // every row list, as registered in `rows` (last: aggregates stay valid)
+  double gpu_fused_max_flops = 1e8;         // kernels::SubtreeLevels::fused_max_flops
+  std::int32_t gpu_batched_max_cols = 64;   // kernels::SubtreeLevels::batched_max_cols
 };
 void insert_supernode_subtree(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const SubtreeTask& s,
                               rt::HandleId rows, double flops);

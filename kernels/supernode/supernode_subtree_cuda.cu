@@ -123,9 +123,9 @@ std::size_t aligned(std::size_t bytes) { return (bytes + kWorkAlignment - 1) / k
 double product_flops(const PanelLocation& d, const SubtreeLevels::Update& u) {
   return 2.0 * double(d.nrows - u.r0) * double(u.r1 - u.r0) * double(d.ncols);
 }
-bool batched_factor(const PanelLocation& l) { return l.ncols <= kBatchedFactorMaxCols; }
-bool fused(const PanelLocation& d, const SubtreeLevels::Update& u) {
-  return product_flops(d, u) < kFusedUpdateMaxFlops;
+bool batched_factor(const SubtreeLevels& p, const PanelLocation& l) { return l.ncols <= p.batched_max_cols; }
+bool fused(const SubtreeLevels& p, const PanelLocation& d, const SubtreeLevels::Update& u) {
+  return product_flops(d, u) < p.fused_max_flops;
 }
 
 // The work buffer: [factor jobs][targeted jobs][info ints][cuSOLVER work][one product C].
@@ -136,7 +136,7 @@ struct Layout {
 Layout layout_of(cusolverDnHandle_t solver, const PanelLocation* loc, const SubtreeLevels& plan) {
   std::size_t nf = 0, nt = 0, solver_bytes = 0, product_doubles = 0;
   for (std::int32_t s : plan.order) {
-    if (batched_factor(loc[s])) {
+    if (batched_factor(plan, loc[s])) {
       ++nf;
     } else {
       const PanelRef p{nullptr, nullptr, loc[s].nrows, loc[s].ncols, loc[s].first_col};
@@ -145,7 +145,7 @@ Layout layout_of(cusolverDnHandle_t solver, const PanelLocation* loc, const Subt
     }
   }
   for (const auto& u : plan.updates) {
-    if (fused(loc[u.d], u)) {
+    if (fused(plan, loc[u.d], u)) {
       ++nt;
     } else {
       product_doubles = std::max(product_doubles, std::size_t(loc[u.d].nrows - u.r0) * std::size_t(u.r1 - u.r0));
@@ -201,13 +201,13 @@ void supernode_subtree_cuda(cublasHandle_t blas, cusolverDnHandle_t solver, cuda
     factor_begin[l] = static_cast<std::int32_t>(factors.size());
     for (std::int32_t k = plan.level_begin[l]; k < plan.level_begin[l + 1]; ++k) {
       const std::int32_t s = plan.order[k];
-      if (batched_factor(loc[s])) factors.push_back({panel(s).values, loc[s].nrows, loc[s].ncols, s - first, 0});
+      if (batched_factor(plan, loc[s])) factors.push_back({panel(s).values, loc[s].nrows, loc[s].ncols, s - first, 0});
     }
     targeted_begin[l] = static_cast<std::int32_t>(targeted.size());
     long long blocks = 0;
     for (std::int32_t k = plan.update_begin[l]; k < plan.update_begin[l + 1]; ++k) {
       const auto& u = plan.updates[k];
-      if (!fused(loc[u.d], u) || u.r1 == u.r0) continue;
+      if (!fused(plan, loc[u.d], u) || u.r1 == u.r0) continue;
       const PanelRef d = panel(u.d);
       TargetedJob j{d.values + u.r0, d.rows + u.r0, panel(u.t), d.nrows, d.nrows - u.r0, u.r1 - u.r0, d.ncols,
                     static_cast<std::int32_t>(blocks), 0};
@@ -238,7 +238,7 @@ void supernode_subtree_cuda(cublasHandle_t blas, cusolverDnHandle_t solver, cuda
     }
     for (std::int32_t k = plan.level_begin[l]; k < plan.level_begin[l + 1]; ++k) {
       const std::int32_t s = plan.order[k];
-      if (batched_factor(loc[s])) continue;
+      if (batched_factor(plan, loc[s])) continue;
       supernode_factor_cuda(solver, blas, stream, panel(s), solver_work, L.solver_bytes, info_device + (s - first));
     }
     if (const int n = targeted_begin[l + 1] - targeted_begin[l]; n > 0) {
@@ -247,7 +247,7 @@ void supernode_subtree_cuda(cublasHandle_t blas, cusolverDnHandle_t solver, cuda
     }
     for (std::int32_t k = plan.update_begin[l]; k < plan.update_begin[l + 1]; ++k) {
       const auto& u = plan.updates[k];
-      if (fused(loc[u.d], u) || u.r1 == u.r0) continue;
+      if (fused(plan, loc[u.d], u) || u.r1 == u.r0) continue;
       const PanelRef d = panel(u.d);
       supernode_update_cuda(blas, stream, as_const(d), {u.r0, u.r1}, panel(u.t), product);
     }

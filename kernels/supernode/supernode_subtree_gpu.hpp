@@ -24,14 +24,15 @@ struct SubtreeLevels {
   std::vector<std::int32_t> level_begin;   // level l: order[level_begin[l] .. level_begin[l + 1])
   std::vector<Update> updates;             // by level of their source d, in `order`'s order
   std::vector<std::int32_t> update_begin;  // level l: updates[update_begin[l] .. update_begin[l + 1])
+  // Panels of at most batched_max_cols columns are factored by the batched kernel (one block each),
+  // larger ones by cuSOLVER potrf + cuBLAS trsm; updates under fused_max_flops go to the fused
+  // kernel (all of a level in one launch), larger ones to cuBLAS GEMM + scatter, one at a time.
+  std::int32_t batched_max_cols = 64;
+  double fused_max_flops = 1e8;
   int levels() const { return static_cast<int>(level_begin.size()) - 1; }
 };
 SubtreeLevels plan_subtree_levels(const PanelLocation* loc, const std::int32_t* rows,
                                   const std::int32_t* col_to_supernode, std::int32_t first, std::int32_t last);
-
-// Panels with at most this many columns are factored by the batched kernel (one block each),
-// larger ones by cuSOLVER potrf + cuBLAS trsm.
-inline constexpr std::int32_t kBatchedFactorMaxCols = 64;
 
 // Bytes of device work supernode_subtree_cuda needs for this plan (job tables, pivot reports,
 // cuSOLVER's work and the largest product of a cuBLAS update).

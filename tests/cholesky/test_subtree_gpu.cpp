@@ -69,7 +69,8 @@ void check(F status, const char* what) {
 
 // Factors [first, last) of p with the CPU reference and on the GPU; returns the largest difference
 // relative to the largest entry.
-double gpu_against_reference(const Problem& p, std::int32_t first, std::int32_t last) {
+double gpu_against_reference(const Problem& p, std::int32_t first, std::int32_t last, std::int32_t batched_max_cols = 64,
+                             double fused_max_flops = 1e8) {
   const std::vector<double> all = p.assembled();
   const std::int64_t begin = p.loc[first].value_offset;
   const std::int64_t end = p.loc[last - 1].value_offset + std::int64_t(p.loc[last - 1].nrows) * p.loc[last - 1].ncols;
@@ -85,7 +86,9 @@ double gpu_against_reference(const Problem& p, std::int32_t first, std::int32_t 
   cudaStreamCreate(&stream);
   cublasCreate(&blas);
   cusolverDnCreate(&solver);
-  const auto plan = kernels::plan_subtree_levels(p.loc.data(), p.sym.rows.data(), p.sym.col_to_supernode.data(), first, last);
+  auto plan = kernels::plan_subtree_levels(p.loc.data(), p.sym.rows.data(), p.sym.col_to_supernode.data(), first, last);
+  plan.batched_max_cols = batched_max_cols;
+  plan.fused_max_flops = fused_max_flops;
   const std::size_t bytes = kernels::supernode_subtree_cuda_work_bytes(solver, p.loc.data(), plan);
   double* values = nullptr;
   std::int32_t* rows = nullptr;
@@ -130,7 +133,11 @@ TEST(SubtreeGpu, WholeForestMatchesTheCpuReference) {
   // 3D: large panels through cuSOLVER and large updates through cuBLAS; 2D: many small ones.
   for (const Csr& A : {laplacian_3d(16, 15, 14), laplacian_2d(120, 110), elasticity_3d(8, 7, 7)}) {
     const Problem p(A);
-    EXPECT_LE(gpu_against_reference(p, 0, p.sym.num_supernodes()), 1e-12) << A.rows;
+    const index_t ns = p.sym.num_supernodes();
+    EXPECT_LE(gpu_against_reference(p, 0, ns), 1e-12) << A.rows;
+    // Every panel and update through cuSOLVER / cuBLAS; then every one through the batched kernels.
+    EXPECT_LE(gpu_against_reference(p, 0, ns, 0, 0.0), 1e-12) << A.rows;
+    EXPECT_LE(gpu_against_reference(p, 0, ns, 1 << 20, 1e300), 1e-12) << A.rows;
   }
 }
 
