@@ -88,6 +88,12 @@ std::vector<codelets::GroupUpdate> flatten(const std::vector<const Bundle*>& bs,
 
 }  // namespace
 
+bool gpu_takes_whole_factor(const cholesky::SymbolicFactor& sym, const SizeClassThresholds& th, int cuda_workers) {
+  const bool gpu = cuda_workers > 0 && codelets::supernode_subtree_kernel().devices.has(rt::Device::Cuda);
+  if (!gpu || th.restrict_to == rt::Where::Cpu || th.subtree_max_flops >= 0 || sym.nnz_L_exact <= 0) return false;
+  return sym.flops >= th.gpu_only_min_flops && sym.flops < th.gpu_whole_max_flops_per_entry * double(sym.nnz_L_exact);
+}
+
 UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::SymbolicFactor& sym,
                                            const FactorLayout& layout, const RegisteredFactor& data,
                                            const SizeClassThresholds& th) {
@@ -134,10 +140,14 @@ UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::
       // of the work is in subtrees of small and medium fronts, which a core does at a few GFLOP/s.
       // From gpu_only_min_flops on it must (a core would take far longer), as top targets do.
       rt::Where sub = rt::Where::Cpu;
-      if (gpu && subtree_gpu && th.gpu_subtree_min_flops >= 0 && flops >= th.gpu_subtree_min_flops)
-        sub = th.restrict_to != rt::Where::Any ? th.restrict_to
-              : flops >= th.gpu_only_min_flops ? rt::Where::Cuda
-                                               : rt::Where::Any;
+      if (gpu && subtree_gpu) {
+        if (th.restrict_to == rt::Where::Cuda && th.gpu_subtree_min_flops >= 0 && flops >= th.gpu_subtree_min_flops)
+          sub = rt::Where::Cuda;
+        else if (th.restrict_to == rt::Where::Any && flops >= th.gpu_only_min_flops)
+          sub = rt::Where::Cuda;
+        else if (th.restrict_to == rt::Where::Any && th.gpu_subtree_min_flops >= 0 && flops >= th.gpu_subtree_min_flops)
+          sub = rt::Where::Any;
+      }
       const codelets::SubtreeTask task{data.group[g], layout.loc.data(), sym.col_to_supernode.data(),
                                        data.host_info, first, end, sym.rows.data(), th.gpu_subtree_fused_max_flops,
                                        th.gpu_subtree_batched_max_cols};

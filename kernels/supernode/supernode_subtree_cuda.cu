@@ -118,6 +118,42 @@ __global__ void __launch_bounds__(kTile * kGroups) targeted_updates(const Target
   }
 }
 
+// Event pairs around the phases of a call when timings are asked for; summed after the final sync.
+class PhaseClock {
+ public:
+  PhaseClock(cudaStream_t stream, bool on) : stream_(stream), on_(on) {}
+  ~PhaseClock() {
+    for (auto& m : marks_) cudaEventDestroy(m.begin), cudaEventDestroy(m.end);
+  }
+  void begin(double* sink) {
+    if (!on_) return;
+    Mark m{nullptr, nullptr, sink};
+    cudaEventCreate(&m.begin);
+    cudaEventCreate(&m.end);
+    cudaEventRecord(m.begin, stream_);
+    marks_.push_back(m);
+  }
+  void end() {
+    if (on_) cudaEventRecord(marks_.back().end, stream_);
+  }
+  void sum() {  // after the stream's work is done
+    for (auto& m : marks_) {
+      float ms = 0;
+      cudaEventElapsedTime(&ms, m.begin, m.end);
+      *m.sink += ms;
+    }
+  }
+
+ private:
+  struct Mark {
+    cudaEvent_t begin, end;
+    double* sink;
+  };
+  cudaStream_t stream_;
+  bool on_;
+  std::vector<Mark> marks_;
+};
+
 std::size_t aligned(std::size_t bytes) { return (bytes + kWorkAlignment - 1) / kWorkAlignment * kWorkAlignment; }
 
 double product_flops(const PanelLocation& d, const SubtreeLevels::Update& u) {
@@ -174,7 +210,7 @@ std::size_t supernode_subtree_cuda_work_bytes(cusolverDnHandle_t solver, const P
 void supernode_subtree_cuda(cublasHandle_t blas, cusolverDnHandle_t solver, cudaStream_t stream,
                             const PanelLocation* loc, const SubtreeLevels& plan, std::int32_t first,
                             std::int32_t last, const std::int32_t* rows_device, double* values_device, int* info_host,
-                            void* work_device, std::size_t work_bytes) {
+                            void* work_device, std::size_t work_bytes, SubtreeTimings* timings) {
   constexpr const char* routine = "supernode_subtree_cuda";
   if (static_cast<std::size_t>(last - first) != plan.order.size())
     throw InvalidArgument(std::string(routine) + ": the plan is not the range's");
@@ -225,36 +261,57 @@ void supernode_subtree_cuda(cublasHandle_t blas, cusolverDnHandle_t solver, cuda
   int* const info_device = reinterpret_cast<int*>(base + L.info);
   void* const solver_work = base + L.solver;
   double* const product = reinterpret_cast<double*>(base + L.product);
+  SubtreeTimings ignored;
+  SubtreeTimings& tm = timings ? *timings : ignored;
+  PhaseClock clock(stream, timings != nullptr);
+  clock.begin(&tm.upload_ms);
   if (!factors.empty())
     check_cuda(cudaMemcpyAsync(factor_table, factors.data(), factors.size() * sizeof(FactorJob),
                                cudaMemcpyHostToDevice, stream), "factor jobs upload in supernode_subtree_cuda");
   if (!targeted.empty())
     check_cuda(cudaMemcpyAsync(targeted_table, targeted.data(), targeted.size() * sizeof(TargetedJob),
                                cudaMemcpyHostToDevice, stream), "update jobs upload in supernode_subtree_cuda");
+  clock.end();
   for (int l = 0; l < levels; ++l) {
     if (const int n = factor_begin[l + 1] - factor_begin[l]; n > 0) {
+      clock.begin(&tm.batched_factor_ms);
+      tm.batched_factors += n;
       factor_small<<<n, kFactorThreads, 0, stream>>>(factor_table + factor_begin[l], info_device);
       check_cuda(cudaGetLastError(), "factor_small launch in supernode_subtree_cuda");
+      clock.end();
     }
+    bool timed = false;
     for (std::int32_t k = plan.level_begin[l]; k < plan.level_begin[l + 1]; ++k) {
       const std::int32_t s = plan.order[k];
       if (batched_factor(plan, loc[s])) continue;
+      if (!timed) clock.begin(&tm.solver_factor_ms), timed = true;
+      ++tm.solver_factors;
       supernode_factor_cuda(solver, blas, stream, panel(s), solver_work, L.solver_bytes, info_device + (s - first));
     }
+    if (timed) clock.end();
     if (const int n = targeted_begin[l + 1] - targeted_begin[l]; n > 0) {
+      clock.begin(&tm.fused_update_ms);
+      tm.fused_updates += n;
       targeted_updates<<<targeted_blocks[l], dim3(kTile, kGroups), 0, stream>>>(targeted_table + targeted_begin[l], n);
       check_cuda(cudaGetLastError(), "targeted_updates launch in supernode_subtree_cuda");
+      clock.end();
     }
+    timed = false;
     for (std::int32_t k = plan.update_begin[l]; k < plan.update_begin[l + 1]; ++k) {
       const auto& u = plan.updates[k];
+      if (timings && u.r1 > u.r0) (fused(plan, loc[u.d], u) ? tm.fused_flops : tm.cublas_flops) += product_flops(loc[u.d], u);
       if (fused(plan, loc[u.d], u) || u.r1 == u.r0) continue;
+      if (!timed) clock.begin(&tm.cublas_update_ms), timed = true;
+      ++tm.cublas_updates;
       const PanelRef d = panel(u.d);
       supernode_update_cuda(blas, stream, as_const(d), {u.r0, u.r1}, panel(u.t), product);
     }
+    if (timed) clock.end();
   }
   check_cuda(cudaMemcpyAsync(info_host, info_device, plan.order.size() * sizeof(int), cudaMemcpyDeviceToHost, stream),
              "pivot reports download in supernode_subtree_cuda");
   check_cuda(cudaStreamSynchronize(stream), "supernode_subtree_cuda");
+  clock.sum();
 }
 
 }  // namespace hetsparse::kernels

@@ -38,6 +38,12 @@ SubtreeLevels plan_subtree_levels(const PanelLocation* loc, const std::int32_t* 
 // cuSOLVER's work and the largest product of a cuBLAS update).
 std::size_t supernode_subtree_cuda_work_bytes(cusolverDnHandle_t solver, const PanelLocation* loc,
                                               const SubtreeLevels& plan);
+// Where a call's GPU time went (for benchmarks: measuring adds an event pair per phase and level).
+struct SubtreeTimings {
+  double upload_ms = 0, batched_factor_ms = 0, solver_factor_ms = 0, fused_update_ms = 0, cublas_update_ms = 0;
+  long long batched_factors = 0, solver_factors = 0, fused_updates = 0, cublas_updates = 0;
+  double fused_flops = 0, cublas_flops = 0;
+};
 // values_device: the range's panels (panel s at values_device + loc[s].value_offset -
 // loc[first].value_offset); rows_device: every row list (rows_device + loc[s].row_begin).
 // info_host: last - first ints receiving 0 or the failing column (as supernode_factor_cpu); unlike
@@ -46,6 +52,6 @@ std::size_t supernode_subtree_cuda_work_bytes(cusolverDnHandle_t solver, const P
 void supernode_subtree_cuda(cublasHandle_t blas, cusolverDnHandle_t solver, cudaStream_t stream,
                             const PanelLocation* loc, const SubtreeLevels& plan, std::int32_t first,
                             std::int32_t last, const std::int32_t* rows_device, double* values_device, int* info_host,
-                            void* work_device, std::size_t work_bytes);
+                            void* work_device, std::size_t work_bytes, SubtreeTimings* timings = nullptr);
 
 }  // namespace hetsparse::kernels

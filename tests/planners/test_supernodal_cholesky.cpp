@@ -3,6 +3,7 @@
 // task, in the size class its flops say, and the dependencies are the right ones.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -223,6 +224,33 @@ TEST(SupernodalPlanPriorities, FollowTheCriticalPath) {
     if (rec.sym.supernodes[s].parent >= 0) {
       EXPECT_GE(prio[s], prio[rec.sym.supernodes[s].parent]);
     }
+}
+
+// A GPU takes the whole factor of a 2D-like problem (little work per entry of L), never a 3D one,
+// nor without a GPU, nor when the caller set the subtree limit or kept the work on CPUs.
+TEST(SupernodalPlanPlacement, WholeFactorOnTheGpuOnlyFor2dLikeFactors) {
+  planners::SizeClassThresholds th;
+  th.gpu_only_min_flops = 0;  // the test problems are small
+  const auto flat = cholesky::analyze(triangle(laplacian_2d(120, 110), Triangle::Lower));
+  const auto cube = cholesky::analyze(triangle(laplacian_3d(24, 23, 22), Triangle::Lower));
+  // Work per entry grows with the size (the default limit sits between 2D and 3D meshes of a
+  // million rows); for these small ones, a limit between the two.
+  const double flat_per_entry = flat.flops / double(flat.nnz_L_exact);
+  const double cube_per_entry = cube.flops / double(cube.nnz_L_exact);
+  ASSERT_LT(2 * flat_per_entry, cube_per_entry);
+  th.gpu_whole_max_flops_per_entry = std::sqrt(flat_per_entry * cube_per_entry);
+  EXPECT_EQ(planners::gpu_takes_whole_factor(flat, th, 1), codelets::kCudaBuild);
+  EXPECT_FALSE(planners::gpu_takes_whole_factor(cube, th, 1));
+  EXPECT_FALSE(planners::gpu_takes_whole_factor(flat, th, 0));
+  auto set = th;
+  set.subtree_max_flops = 1e6;
+  EXPECT_FALSE(planners::gpu_takes_whole_factor(flat, set, 1));
+  set = th;
+  set.restrict_to = rt::Where::Cpu;
+  EXPECT_FALSE(planners::gpu_takes_whole_factor(flat, set, 1));
+  set = th;
+  set.gpu_only_min_flops = 2 * flat.flops;  // too little work: the CPU path
+  EXPECT_FALSE(planners::gpu_takes_whole_factor(flat, set, 1));
 }
 
 }  // namespace
