@@ -154,6 +154,28 @@ class PhaseClock {
   std::vector<Mark> marks_;
 };
 
+// Pinned host memory for the job tables, one buffer per thread (a StarPU CUDA worker), grown as
+// needed. A call ends with a stream synchronisation, so the next call may overwrite it.
+void* pinned_staging(std::size_t bytes, const char* routine) {
+  struct Buffer {
+    void* p = nullptr;
+    std::size_t bytes = 0;
+    ~Buffer() {
+      if (p) cudaFreeHost(p);
+    }
+  };
+  thread_local Buffer buffer;
+  if (buffer.bytes < bytes) {
+    if (buffer.p) check_cuda(cudaFreeHost(buffer.p), routine);
+    buffer.p = nullptr;
+    buffer.bytes = 0;
+    const std::size_t grown = std::max(bytes, std::size_t(1) << 20) + bytes / 4;
+    check_cuda(cudaHostAlloc(&buffer.p, grown, cudaHostAllocDefault), routine);
+    buffer.bytes = grown;
+  }
+  return buffer.p;
+}
+
 std::size_t aligned(std::size_t bytes) { return (bytes + kWorkAlignment - 1) / kWorkAlignment * kWorkAlignment; }
 
 double product_flops(const PanelLocation& d, const SubtreeLevels::Update& u) {
@@ -228,18 +250,41 @@ void supernode_subtree_cuda(cublasHandle_t blas, cusolverDnHandle_t solver, cuda
     return PanelRef{values_device + (l.value_offset - origin), rows_device + l.row_begin, l.nrows, l.ncols,
                     l.first_col};
   };
-  // Every job table of the call, built here and copied once.
+  // Job tables are built level by level into pinned host memory and copied asynchronously, so the
+  // host builds level l + 1 while the GPU runs level l (pageable copies would wait for the stream).
   const int levels = plan.levels();
-  std::vector<FactorJob> factors;
-  std::vector<std::int32_t> factor_begin(levels + 1, 0), targeted_begin(levels + 1, 0), targeted_blocks(levels, 0);
-  std::vector<TargetedJob> targeted;
+  std::vector<std::int32_t> factor_begin(levels + 1, 0), targeted_begin(levels + 1, 0);
   for (int l = 0; l < levels; ++l) {
-    factor_begin[l] = static_cast<std::int32_t>(factors.size());
+    std::int32_t nf = 0, nt = 0;
+    for (std::int32_t k = plan.level_begin[l]; k < plan.level_begin[l + 1]; ++k) nf += batched_factor(plan, loc[plan.order[k]]);
+    for (std::int32_t k = plan.update_begin[l]; k < plan.update_begin[l + 1]; ++k) {
+      const auto& u = plan.updates[k];
+      nt += fused(plan, loc[u.d], u) && u.r1 > u.r0;
+    }
+    factor_begin[l + 1] = factor_begin[l] + nf;
+    targeted_begin[l + 1] = targeted_begin[l] + nt;
+  }
+  const std::size_t staged_factors = aligned(factor_begin[levels] * sizeof(FactorJob));
+  auto* const staging = static_cast<unsigned char*>(
+      pinned_staging(staged_factors + targeted_begin[levels] * sizeof(TargetedJob), routine));
+  FactorJob* const factors = reinterpret_cast<FactorJob*>(staging);
+  TargetedJob* const targeted = reinterpret_cast<TargetedJob*>(staging + staged_factors);
+  auto* const factor_table = reinterpret_cast<FactorJob*>(base + L.factor_jobs);
+  auto* const targeted_table = reinterpret_cast<TargetedJob*>(base + L.targeted_jobs);
+  int* const info_device = reinterpret_cast<int*>(base + L.info);
+  void* const solver_work = base + L.solver;
+  double* const product = reinterpret_cast<double*>(base + L.product);
+  SubtreeTimings ignored;
+  SubtreeTimings& tm = timings ? *timings : ignored;
+  PhaseClock clock(stream, timings != nullptr);
+  // Builds level l's tables, copies them, returns the fused grid's blocks.
+  auto stage_level = [&](int l) {
+    FactorJob* f = factors + factor_begin[l];
     for (std::int32_t k = plan.level_begin[l]; k < plan.level_begin[l + 1]; ++k) {
       const std::int32_t s = plan.order[k];
-      if (batched_factor(plan, loc[s])) factors.push_back({panel(s).values, loc[s].nrows, loc[s].ncols, s - first, 0});
+      if (batched_factor(plan, loc[s])) *f++ = {panel(s).values, loc[s].nrows, loc[s].ncols, s - first, 0};
     }
-    targeted_begin[l] = static_cast<std::int32_t>(targeted.size());
+    TargetedJob* t = targeted + targeted_begin[l];
     long long blocks = 0;
     for (std::int32_t k = plan.update_begin[l]; k < plan.update_begin[l + 1]; ++k) {
       const auto& u = plan.updates[k];
@@ -250,29 +295,21 @@ void supernode_subtree_cuda(cublasHandle_t blas, cusolverDnHandle_t solver, cuda
       j.row_tiles = (j.m + kTile - 1) / kTile;
       blocks += static_cast<long long>(j.row_tiles) * ((j.k + kTile - 1) / kTile);
       if (blocks > INT_MAX) throw InvalidArgument(std::string(routine) + ": a level's fused grid exceeds a grid");
-      targeted.push_back(j);
+      *t++ = j;
     }
-    targeted_blocks[l] = static_cast<std::int32_t>(blocks);
-  }
-  factor_begin[levels] = static_cast<std::int32_t>(factors.size());
-  targeted_begin[levels] = static_cast<std::int32_t>(targeted.size());
-  auto* const factor_table = reinterpret_cast<FactorJob*>(base + L.factor_jobs);
-  auto* const targeted_table = reinterpret_cast<TargetedJob*>(base + L.targeted_jobs);
-  int* const info_device = reinterpret_cast<int*>(base + L.info);
-  void* const solver_work = base + L.solver;
-  double* const product = reinterpret_cast<double*>(base + L.product);
-  SubtreeTimings ignored;
-  SubtreeTimings& tm = timings ? *timings : ignored;
-  PhaseClock clock(stream, timings != nullptr);
-  clock.begin(&tm.upload_ms);
-  if (!factors.empty())
-    check_cuda(cudaMemcpyAsync(factor_table, factors.data(), factors.size() * sizeof(FactorJob),
-                               cudaMemcpyHostToDevice, stream), "factor jobs upload in supernode_subtree_cuda");
-  if (!targeted.empty())
-    check_cuda(cudaMemcpyAsync(targeted_table, targeted.data(), targeted.size() * sizeof(TargetedJob),
-                               cudaMemcpyHostToDevice, stream), "update jobs upload in supernode_subtree_cuda");
-  clock.end();
+    clock.begin(&tm.upload_ms);
+    if (const int n = factor_begin[l + 1] - factor_begin[l]; n > 0)
+      check_cuda(cudaMemcpyAsync(factor_table + factor_begin[l], factors + factor_begin[l], n * sizeof(FactorJob),
+                                 cudaMemcpyHostToDevice, stream), "factor jobs upload in supernode_subtree_cuda");
+    if (const int n = targeted_begin[l + 1] - targeted_begin[l]; n > 0)
+      check_cuda(cudaMemcpyAsync(targeted_table + targeted_begin[l], targeted + targeted_begin[l],
+                                 n * sizeof(TargetedJob), cudaMemcpyHostToDevice, stream),
+                 "update jobs upload in supernode_subtree_cuda");
+    clock.end();
+    return static_cast<int>(blocks);
+  };
   for (int l = 0; l < levels; ++l) {
+    const int fused_blocks = stage_level(l);
     if (const int n = factor_begin[l + 1] - factor_begin[l]; n > 0) {
       clock.begin(&tm.batched_factor_ms);
       tm.batched_factors += n;
@@ -292,7 +329,7 @@ void supernode_subtree_cuda(cublasHandle_t blas, cusolverDnHandle_t solver, cuda
     if (const int n = targeted_begin[l + 1] - targeted_begin[l]; n > 0) {
       clock.begin(&tm.fused_update_ms);
       tm.fused_updates += n;
-      targeted_updates<<<targeted_blocks[l], dim3(kTile, kGroups), 0, stream>>>(targeted_table + targeted_begin[l], n);
+      targeted_updates<<<fused_blocks, dim3(kTile, kGroups), 0, stream>>>(targeted_table + targeted_begin[l], n);
       check_cuda(cudaGetLastError(), "targeted_updates launch in supernode_subtree_cuda");
       clock.end();
     }
