@@ -89,10 +89,9 @@ const FactorizeReport& CholeskySolver::factorize(const Csr& A, const FactorizeOp
   report_.assemble_s = seconds_since(t0);
   const auto t1 = std::chrono::steady_clock::now();
   // The layout depends on the subtree threshold only: kept across refactorizations.
-  // A 2D-like factor goes to the GPU whole: one subtree group (planners::gpu_takes_whole_factor).
-  const double subtree_max = planners::gpu_takes_whole_factor(sym, opts.thresholds, rt_.cuda_workers())
-                                 ? std::numeric_limits<double>::infinity()
-                                 : opts.thresholds.subtree_max_flops;
+  // A 2D-like factor goes to the GPUs whole: one subtree group per GPU share or one in all
+  // (planners::gpu_factor_subtree_limit).
+  const double subtree_max = planners::gpu_factor_subtree_limit(sym, opts.thresholds, rt_.cuda_workers());
   if (!layout_ || subtree_max != requested_subtree_max_flops_) {
     layout_ = std::make_unique<planners::FactorLayout>(planners::plan_factor_layout(sym, subtree_max));
     requested_subtree_max_flops_ = subtree_max;

@@ -251,6 +251,39 @@ TEST(SupernodalPlanPlacement, WholeFactorOnTheGpuOnlyFor2dLikeFactors) {
   set = th;
   set.gpu_only_min_flops = 2 * flat.flops;  // too little work: the CPU path
   EXPECT_FALSE(planners::gpu_takes_whole_factor(flat, set, 1));
+  // The layout limit: one group for one GPU, the caller's limit when the CPU path is taken.
+  if (codelets::kCudaBuild) EXPECT_TRUE(std::isinf(planners::gpu_factor_subtree_limit(flat, th, 1)));
+  EXPECT_EQ(planners::gpu_factor_subtree_limit(cube, th, 1), th.subtree_max_flops);
+  EXPECT_EQ(planners::gpu_factor_subtree_limit(flat, th, 0), th.subtree_max_flops);
+}
+
+// With several GPUs the factor a GPU would take whole is cut into subtrees that every CUDA worker
+// may take (forced onto GPUs), and top separators with tasks of their own.
+TEST(SupernodalPlanPlacement, WholeFactorSpreadsOverSeveralGpus) {
+  if (!codelets::kCudaBuild) GTEST_SKIP() << "no CUDA codelets in this build";
+  const Csr A = laplacian_2d(120, 110);
+  planners::SizeClassThresholds th;
+  th.gpu_only_min_flops = 1e5;
+  Recorded probe;
+  probe.sym = cholesky::analyze(triangle(A, Triangle::Lower));
+  th.gpu_whole_max_flops_per_entry = 2 * probe.sym.flops / double(probe.sym.nnz_L_exact);
+  const double limit = planners::gpu_factor_subtree_limit(probe.sym, th, 4);
+  ASSERT_TRUE(std::isfinite(limit));
+  EXPECT_GE(limit, th.gpu_only_min_flops);
+  th.subtree_max_flops = limit;
+  Recorded rec;
+  record(rec, A, th, 4);
+  int gpu_subtrees = 0, tops = 0;
+  for (const auto& t : rec.r.tasks()) {
+    if (t.kernel == "sn_subtree") {
+      EXPECT_EQ(t.spec.where, t.spec.flops >= th.gpu_only_min_flops ? rt::Where::Cuda : rt::Where::Cpu);
+      gpu_subtrees += t.spec.where == rt::Where::Cuda;
+    } else if (t.kernel == "sn_factor") {
+      ++tops;
+    }
+  }
+  EXPECT_GE(gpu_subtrees, 4);  // at least one per GPU
+  EXPECT_GT(tops, 0);
 }
 
 }  // namespace
