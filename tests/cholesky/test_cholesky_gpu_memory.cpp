@@ -1,0 +1,91 @@
+// Factors bigger than the GPU (issue 15, item 4): with STARPU_LIMIT_CUDA_MEM capping the GPU at a
+// fraction of L and every factorization task forced onto it, StarPU must evict panels to the host
+// and the factorization and solve must end with the uncapped run's answer. Skips without a GPU.
+// Re-run after changes to panel homes or the solve: ctest -R CholeskyGpuMemory.
+#include <gtest/gtest.h>
+#include <starpu.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "cholesky/cholesky_solver.hpp"
+#include "reference/sparse_reference.hpp"
+#include "sparse/convert.hpp"
+#include "sparse/generators.hpp"
+#include "tests/bad_input/scoped_env.hpp"
+#include "tests/support/cholesky_checks.hpp"
+#include "tests/support/codelet_checks.hpp"
+
+namespace hetsparse::test {
+namespace {
+
+constexpr int kCapMb = 64;
+
+struct Outcome {
+  bool gpu = false;
+  double cuda_memory_mb = 0;  // what StarPU manages on the GPU
+  double factor_mb = 0, largest_panel_mb = 0;
+  double backward_error = 0;
+  std::vector<double> x;
+};
+
+// One Runtime (StarPU reads STARPU_LIMIT_CUDA_MEM at start) with 2 CPU + 1 CUDA workers; every
+// factorization task restricted to the GPU, so every panel passes through its memory.
+Outcome factor_and_solve(const Csr& A, const char* cap_mb) {
+  ScopedEnv env;
+  env.set("STARPU_LIMIT_CUDA_MEM", cap_mb);
+  Outcome o;
+  rt::Runtime r(test_runtime_options("dmdas", 2, 1));
+  if (r.cuda_workers() == 0) return o;
+  o.gpu = true;
+  for (const rt::WorkerInfo& w : r.workers())
+    if (w.kind == rt::WorkerInfo::Kind::Cuda) o.cuda_memory_mb = double(starpu_memory_get_total(w.memory_node)) / (1 << 20);
+  const Csr lower = triangle(A, Triangle::Lower);
+  cholesky::CholeskySolver chol(r);
+  const cholesky::SymbolicFactor& sym = chol.analyze(lower);
+  for (const cholesky::Supernode& s : sym.supernodes) {
+    const double mb = double(s.nrows) * s.ncols * sizeof(double) / (1 << 20);
+    o.factor_mb += mb;
+    o.largest_panel_mb = std::max(o.largest_panel_mb, mb);
+  }
+  planners::SizeClassThresholds th;
+  th.inst_max_flops = 1e3;
+  th.dpq_min_flops = 1e5;
+  th.subtree_max_flops = 0;  // subtree tasks are CPU-only
+  th.restrict_to = rt::Where::Cuda;
+  chol.factorize(lower, {th});
+  o.x = random_rhs(static_cast<std::size_t>(A.rows), 11);
+  const std::vector<double> b = o.x;
+  chol.solve(o.x);
+  o.backward_error = ref::backward_error(A, o.x.data(), b.data());
+  return o;
+}
+
+TEST(CholeskyGpuMemory, FactorSeveralTimesTheCappedGpuGivesTheUncappedAnswer) {
+  // A long bar: small separators (so no single task needs much of the cap), a factor of ~5x the cap.
+  const Csr A = laplacian_3d(24, 24, 240);
+  const Outcome free = factor_and_solve(A, nullptr);
+  if (!free.gpu) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
+  const Outcome capped = factor_and_solve(A, std::to_string(kCapMb).c_str());
+  ASSERT_TRUE(capped.gpu);
+  EXPECT_LE(capped.cuda_memory_mb, kCapMb) << "STARPU_LIMIT_CUDA_MEM not in force";
+  EXPECT_GT(free.cuda_memory_mb, 4 * kCapMb);
+  EXPECT_GE(capped.factor_mb, 3.0 * kCapMb) << "the factor fits the cap: nothing to evict";
+  EXPECT_LE(capped.largest_panel_mb, kCapMb / 4.0);  // one task's panels fit the cap
+  EXPECT_LE(free.backward_error, 1e-14);
+  EXPECT_LE(capped.backward_error, 1e-14);
+  EXPECT_NEAR(capped.backward_error, free.backward_error, 1e-14);
+  // Same factor up to the order of the updates: the solutions agree far below the problem's scale.
+  double diff = 0, scale = 0;
+  for (std::size_t i = 0; i < free.x.size(); ++i) {
+    diff = std::max(diff, std::abs(capped.x[i] - free.x[i]));
+    scale = std::max(scale, std::abs(free.x[i]));
+  }
+  EXPECT_LE(diff, 1e-10 * scale);
+  std::printf("factor %.0f MB (largest panel %.1f MB), GPU %.0f MB capped / %.0f MB free, backward error %.2e / %.2e\n",
+              capped.factor_mb, capped.largest_panel_mb, capped.cuda_memory_mb, free.cuda_memory_mb,
+              capped.backward_error, free.backward_error);
+}
+
+}  // namespace
+}  // namespace hetsparse::test
