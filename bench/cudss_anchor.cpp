@@ -85,7 +85,8 @@ CudssResult run_cudss(const Csr& full, const Csr& lower, const std::vector<doubl
   double t = now_s();
   const bool up = rp.upload(c, rowptr.data(), rowptr.size() * sizeof(std::int32_t)) &&
                   ci.upload(c, lower.colind.data(), nnz * sizeof(index_t)) &&
-                  v.upload(c, lower.values.data(), nnz * sizeof(double)) && db1.upload(c, b.data(), n * sizeof(double)) &&
+                  v.upload(c, lower.values.data(), nnz * sizeof(double)) &&
+                  db1.upload(c, b.data(), n * sizeof(double)) &&
                   dbm.upload(c, bmany.data(), n * m * sizeof(double)) && dx1.alloc(c, n * sizeof(double)) &&
                   dxm.alloc(c, n * m * sizeof(double)) && c.cuda(cudaDeviceSynchronize(), "upload");
   r.upload_s = now_s() - t;
@@ -119,7 +120,8 @@ CudssResult run_cudss(const Csr& full, const Csr& lower, const std::vector<doubl
     std::size_t written = 0;
     c.dss(lib.data_get(s.handle, s.data, CUDSS_DATA_INFO, &info, sizeof info, &written), "cudssDataGet(INFO)");
     c.dss(lib.data_get(s.handle, s.data, CUDSS_DATA_LU_NNZ, &lu_nnz, sizeof lu_nnz, &written), "cudssDataGet(LU_NNZ)");
-    if (c.error.empty() && info != 0) c.error = "cuDSS reports info " + std::to_string(info) + " (not positive definite?)";
+    if (c.error.empty() && info != 0)
+      c.error = "cuDSS reports info " + std::to_string(info) + " (not positive definite?)";
     r.nnz_L = static_cast<double>(lu_nnz);
     std::vector<double> x1(n), xm(n * m);
     if (c.cuda(cudaMemcpy(x1.data(), dx1.p, n * sizeof(double), cudaMemcpyDeviceToHost), "cudaMemcpy x") &&

@@ -3,15 +3,16 @@
 // and the factorization and solve must end with the uncapped run's answer. Skips without a GPU.
 //
 // DISABLED: it does not finish on the H100 (2026-11-24, StarPU 1.4.10). lap3d:24x24x240 with every
-// task on the GPU takes 8 s uncapped; under a 64 MB cap, 0 of 21,228 tasks were done after 20 s (also
-// without hetsparse's panel prefetch; under 256 MB the submission had not returned); it did not finish in 12 s with
-// STARPU_PREFETCH=0 or with the default mixed thresholds, nor in 8 s with STARPU_SUBALLOCATOR=0. The CUDA
-// worker's stack (cuda-gdb): _starpu_cuda_driver_run_once -> datawizard progress -> prefetch
-// requests -> _starpu_allocate_memory_on_node -> _starpu_memory_reclaim_generic ->
-// free_potentially_in_use_mc, or _starpu_fetch_task_input -> _starpu_update_prefetch_status. The
-// realistic case passes: lap3d:128 (L 17.6 GB) with a 12 GB cap, scripts/bench.d/gpu_cap.sh.
-// Run it on the GPU machine with --gtest_also_run_disabled_tests --gtest_filter='*CholeskyGpuMemory*'
-// (under `timeout`) once the cause is fixed, then drop DISABLED_.
+// task on the GPU takes 8 s uncapped. Under a 64 MB cap, 0 of 21,228 tasks were done after 20 s (also
+// without hetsparse's panel prefetch; under 256 MB the submission had not returned); it did not
+// finish in 12 s with STARPU_PREFETCH=0 or with the default mixed thresholds, nor in 8 s with
+// STARPU_SUBALLOCATOR=0 too (inconclusive: 8 s is the uncapped run's time). The CUDA worker's stack
+// (cuda-gdb): _starpu_cuda_driver_run_once -> datawizard progress -> prefetch requests ->
+// _starpu_allocate_memory_on_node -> _starpu_memory_reclaim_generic -> free_potentially_in_use_mc,
+// or _starpu_fetch_task_input -> _starpu_update_prefetch_status. The realistic case passes:
+// lap3d:128 (L 17.6 GB) under a 12 GB cap, scripts/bench.d/gpu_cap.sh. Once the cause is fixed, run
+// it on the GPU machine (under `timeout`) with --gtest_also_run_disabled_tests
+// --gtest_filter='*CholeskyGpuMemory*', then drop DISABLED_.
 #include <gtest/gtest.h>
 #include <starpu.h>
 
@@ -49,7 +50,8 @@ Outcome factor_and_solve(const Csr& A, const char* cap_mb) {
   if (r.cuda_workers() == 0) return o;
   o.gpu = true;
   for (const rt::WorkerInfo& w : r.workers())
-    if (w.kind == rt::WorkerInfo::Kind::Cuda) o.cuda_memory_mb = double(starpu_memory_get_total(w.memory_node)) / (1 << 20);
+    if (w.kind == rt::WorkerInfo::Kind::Cuda)
+      o.cuda_memory_mb = double(starpu_memory_get_total(w.memory_node)) / (1 << 20);
   const Csr lower = triangle(A, Triangle::Lower);
   cholesky::CholeskySolver chol(r);
   const cholesky::SymbolicFactor& sym = chol.analyze(lower);
