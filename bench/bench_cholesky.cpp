@@ -1,5 +1,6 @@
 // Cholesky benchmark: hetsparse (StarPU, CPUs + GPUs) next to CHOLMOD on the same matrix and METIS
-// ordering, in one process, with the cuBLAS dgemm ceiling measured in the same run. One JSON line
+// ordering and next to cuDSS (its own ordering, when libcudss.so.1 is found at run time), in one
+// process, with the cuBLAS dgemm ceiling measured in the same run. One JSON line
 // per run on stdout (scripts/bench.d/cholesky.sh collects them), a readable summary on stderr.
 #include <cstdio>
 #include <thread>
@@ -8,6 +9,7 @@
 #include "cli/planner_options.hpp"
 #include "cli/json.hpp"
 #include "bench/cholmod_anchor.hpp"
+#include "bench/cudss_anchor.hpp"
 #include "bench/dgemm_rate.hpp"
 #include "cholesky/cholesky_solver.hpp"
 #include "symbolic/analysis.hpp"
@@ -16,11 +18,35 @@
 
 using namespace hetsparse;
 
+namespace {
+// The "cudss" JSON object and the summary line: times, or why it was skipped.
+void report_cudss(cli::Json& out, const bench::CudssResult& c) {
+  cli::Json j;
+  j.set("ran", c.ran);
+  if (!c.ran) {
+    j.set("skipped", c.skip_reason);
+    std::fprintf(stderr, "cuDSS: skipped (%s)\n", c.skip_reason.c_str());
+  } else {
+    j.set("version", c.version).set("error", c.error).set("upload_s", c.upload_s).set("analysis_s", c.analysis_s)
+        .set("factorize_first_s", c.factorize_first_s).set("factorize_second_s", c.factorize_second_s)
+        .set("solve_s", c.solve_s).set("solve_many_s", c.solve_many_s).set("many_rhs", c.many_rhs)
+        .set("nnz_L", c.nnz_L).set("backward_error", c.backward_error).set("backward_error_many", c.backward_error_many);
+    std::fprintf(stderr, "cuDSS %s %s analysis %.3f s, factorize %.3f s / %.3f s (1st / 2nd), solve %.3f s "
+                 "(%d rhs %.3f s), nnz(L) %.3g, backward error %.1e (%d rhs %.1e)\n", c.version.c_str(),
+                 c.error.empty() ? "" : ("FAILED: " + c.error + ";").c_str(), c.analysis_s, c.factorize_first_s,
+                 c.factorize_second_s, c.solve_s, c.many_rhs, c.solve_many_s, c.nnz_L, c.backward_error, c.many_rhs,
+                 c.backward_error_many);
+  }
+  out.set("cudss", j);
+}
+}  // namespace
+
 int main(int argc, char** argv) try {
   cli::ArgParser p("bench_cholesky", "hetsparse's sparse Cholesky next to CHOLMOD (same ordering, same run).");
   cli::add_matrix_input(p, "lap3d:60");
   cli::add_runtime_options(p);
   p.flag("no-cholmod", "skip CHOLMOD")
+      .flag("no-cudss", "skip cuDSS (loaded from $HETSPARSE_CUDSS_LIB or the loader's path)")
       .flag("no-dgemm", "skip the cuBLAS dgemm ceiling")
       .option("cholmod-threads", "N", "OpenBLAS threads for CHOLMOD (default: all cores)")
       .option("repeat", "N", "hetsparse factorizations (the first also calibrates the perf models)", "2");
@@ -61,6 +87,15 @@ int main(int argc, char** argv) try {
                  sym0.timings.total_s, c.factorize_s, c.factorize_s > 0 ? c.flops / c.factorize_s * 1e-9 : 0.0,
                  threads, c.backward_error);
   }
+  // The many-rhs solves (hetsparse's and cuDSS's): b, then random columns.
+  const int many = 16;
+  std::vector<double> bm(static_cast<std::size_t>(A.rows) * many);
+  for (int j = 0; j < many; ++j) {
+    const std::vector<double> col = j == 0 ? b : cli::random_vector(A.rows, 100 + j);
+    std::copy(col.begin(), col.end(), bm.begin() + std::ptrdiff_t(j) * A.rows);
+  }
+  // cuDSS before StarPU starts: it has the GPU to itself, and frees it all before StarPU takes it.
+  if (!p.has("no-cudss")) report_cudss(out, bench::run_cudss(A, lower, b, bm, many));
   double dgemm_tflops = 0;
   if (!p.has("no-dgemm")) {
     const bench::DgemmRate d = bench::measure_cublas_dgemm();
@@ -88,10 +123,19 @@ int main(int argc, char** argv) try {
   solver.solve(x);
   const double solve_s = cli::now_seconds() - t1;
   const double berr = ref::backward_error(A, x.data(), b.data());
+  std::vector<double> xm = bm;
+  const double t2 = cli::now_seconds();
+  solver.solve(xm.data(), many, static_cast<int>(A.rows));
+  const double solve_many_s = cli::now_seconds() - t2;
+  double berr_many = 0;
+  for (int j = 0; j < many; ++j)
+    berr_many = std::max(berr_many, ref::backward_error(A, xm.data() + std::ptrdiff_t(j) * A.rows,
+                                                        bm.data() + std::ptrdiff_t(j) * A.rows));
   const double gflops = sym.flops / rep.factorize_s * 1e-9;
   cli::Json hj;
   hj.set("analyze_s", analyze_s).set("ordering_s", sym.timings.ordering_s).set("factorize_s", rep.factorize_s)
-      .set("assemble_s", rep.assemble_s).set("solve_s", solve_s).set("gflops", gflops)
+      .set("assemble_s", rep.assemble_s).set("solve_s", solve_s)
+      .set("solve_many_s", solve_many_s).set("many_rhs", many).set("backward_error_many", berr_many).set("gflops", gflops)
       .set("fraction_of_dgemm", dgemm_tflops > 0 ? gflops / (dgemm_tflops * 1e3) : 0.0).set("backward_error", berr)
       .set("scheduler", runtime.options().scheduler).set("cpu_workers", runtime.cpu_workers())
       .set("cuda_workers", runtime.cuda_workers()).set("supernodes", static_cast<long long>(sym.num_supernodes()))
@@ -102,9 +146,9 @@ int main(int argc, char** argv) try {
       .set("wait_s", rep.wait_s).set("unregister_s", rep.unregister_s);
   out.set("hetsparse", hj);
   runtime.shutdown();
-  std::fprintf(stderr, "hetsparse  analyze %.3f s, factorize %.3f s (%.1f GFLOP/s, %d CPU + %d CUDA), solve %.3f s, "
-               "backward error %.1e\n", analyze_s, rep.factorize_s, gflops, runtime.cpu_workers(),
-               runtime.cuda_workers(), solve_s, berr);
+  std::fprintf(stderr, "hetsparse  analyze %.3f s, factorize %.3f s (%.1f GFLOP/s, %d CPU + %d CUDA), solve %.3f s "
+               "(%d rhs %.3f s), backward error %.1e (%d rhs %.1e)\n", analyze_s, rep.factorize_s, gflops,
+               runtime.cpu_workers(), runtime.cuda_workers(), solve_s, many, solve_many_s, berr, many, berr_many);
   std::printf("%s\n", out.str().c_str());
   return 0;
 } catch (const std::exception& e) {
