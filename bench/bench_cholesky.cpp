@@ -1,5 +1,6 @@
 // Cholesky benchmark: hetsparse (StarPU, CPUs + GPUs) next to CHOLMOD on the same matrix and METIS
-// ordering, in one process, with the cuBLAS dgemm ceiling measured in the same run. One JSON line
+// ordering and next to cuDSS (its own ordering, when libcudss.so.1 is found at run time), in one
+// process, with the cuBLAS dgemm ceiling measured in the same run. One JSON line
 // per run on stdout (scripts/bench.d/cholesky.sh collects them), a readable summary on stderr.
 #include <algorithm>
 #include <cstdio>
@@ -10,6 +11,7 @@
 #include "cli/planner_options.hpp"
 #include "cli/json.hpp"
 #include "bench/cholmod_anchor.hpp"
+#include "bench/cudss_anchor.hpp"
 #include "bench/dgemm_rate.hpp"
 #include "cholesky/cholesky_solver.hpp"
 #include "symbolic/analysis.hpp"
@@ -18,11 +20,35 @@
 
 using namespace hetsparse;
 
+namespace {
+// The "cudss" JSON object and the summary line: times, or why it was skipped.
+void report_cudss(cli::Json& out, const bench::CudssResult& c) {
+  cli::Json j;
+  j.set("ran", c.ran);
+  if (!c.ran) {
+    j.set("skipped", c.skip_reason);
+    std::fprintf(stderr, "cuDSS: skipped (%s)\n", c.skip_reason.c_str());
+  } else {
+    j.set("version", c.version).set("error", c.error).set("upload_s", c.upload_s).set("analysis_s", c.analysis_s)
+        .set("factorize_first_s", c.factorize_first_s).set("factorize_second_s", c.factorize_second_s)
+        .set("solve_s", c.solve_s).set("solve_many_s", c.solve_many_s).set("many_rhs", c.many_rhs)
+        .set("nnz_L", c.nnz_L).set("backward_error", c.backward_error).set("backward_error_many", c.backward_error_many);
+    std::fprintf(stderr, "cuDSS %s %s analysis %.3f s, factorize %.3f s / %.3f s (1st / 2nd), solve %.3f s "
+                 "(%d rhs %.3f s), nnz(L) %.3g, backward error %.1e (%d rhs %.1e)\n", c.version.c_str(),
+                 c.error.empty() ? "" : ("FAILED: " + c.error + ";").c_str(), c.analysis_s, c.factorize_first_s,
+                 c.factorize_second_s, c.solve_s, c.many_rhs, c.solve_many_s, c.nnz_L, c.backward_error, c.many_rhs,
+                 c.backward_error_many);
+  }
+  out.set("cudss", j);
+}
+}  // namespace
+
 int main(int argc, char** argv) try {
   cli::ArgParser p("bench_cholesky", "hetsparse's sparse Cholesky next to CHOLMOD (same ordering, same run).");
   cli::add_matrix_input(p, "lap3d:60");
   cli::add_runtime_options(p);
   p.flag("no-cholmod", "skip CHOLMOD")
+      .flag("no-cudss", "skip cuDSS (loaded from $HETSPARSE_CUDSS_LIB or the loader's path)")
       .flag("no-dgemm", "skip the cuBLAS dgemm ceiling")
       .option("cholmod-threads", "N", "OpenBLAS threads for CHOLMOD (default: all cores)")
       .option("repeat", "N", "hetsparse factorizations (the first also calibrates the perf models)", "2");
@@ -63,6 +89,15 @@ int main(int argc, char** argv) try {
                  sym0.timings.total_s, c.factorize_s, c.factorize_s > 0 ? c.flops / c.factorize_s * 1e-9 : 0.0,
                  threads, c.backward_error);
   }
+  // The many-rhs solves (hetsparse's and cuDSS's): b, then random columns.
+  const int many = 16;
+  std::vector<double> bm(static_cast<std::size_t>(A.rows) * many);
+  for (int j = 0; j < many; ++j) {
+    const std::vector<double> col = j == 0 ? b : cli::random_vector(A.rows, 100 + j);
+    std::copy(col.begin(), col.end(), bm.begin() + std::ptrdiff_t(j) * A.rows);
+  }
+  // cuDSS before StarPU starts: it has the GPU to itself, and frees it all before StarPU takes it.
+  if (!p.has("no-cudss")) report_cudss(out, bench::run_cudss(A, lower, b, bm, many));
   double dgemm_tflops = 0;
   if (!p.has("no-dgemm")) {
     const bench::DgemmRate d = bench::measure_cublas_dgemm();
@@ -103,7 +138,7 @@ int main(int argc, char** argv) try {
   // Solves: one right-hand side (the first call builds the solve's plan and handles, the second is
   // the steady state), then 16 at once; backward errors of the last call of each.
   std::vector<double> x = b;
-  double solve_first_s = 0, solve_s = 0, solve16_s = 0, berr = 0, berr16 = 0;
+  double solve_first_s = 0, solve_s = 0, solve_many_s = 0, berr = 0, berr_many = 0;
   std::vector<cli::Json> solves;
   auto record_solve = [&](int nrhs, double s) {
     const auto& st = solver.last_solve_times();
@@ -122,28 +157,23 @@ int main(int argc, char** argv) try {
     record_solve(1, call == 0 ? solve_first_s : solve_s);
   }
   berr = ref::backward_error(A, x.data(), b.data());
-  const int nrhs16 = 16;
-  std::vector<double> B16(std::size_t(A.rows) * nrhs16);
-  for (int r = 0; r < nrhs16; ++r) {
-    const std::vector<double> br = cli::random_vector(A.rows, 2 + r);
-    std::copy(br.begin(), br.end(), B16.begin() + std::ptrdiff_t(r) * A.rows);
-  }
-  std::vector<double> X16;
-  for (int call = 0; call < 2; ++call) {
-    X16 = B16;
+  std::vector<double> xm;
+  for (int call = 0; call < 2; ++call) {  // the first call with `many` sizes the solve's blocks
+    xm = bm;
     const double t1 = cli::now_seconds();
-    solver.solve(X16.data(), nrhs16, A.rows);
-    solve16_s = cli::now_seconds() - t1;
-    record_solve(nrhs16, solve16_s);
+    solver.solve(xm.data(), many, static_cast<int>(A.rows));
+    solve_many_s = cli::now_seconds() - t1;
+    record_solve(many, solve_many_s);
   }
-  for (int r = 0; r < nrhs16; ++r)
-    berr16 = std::max(berr16, ref::backward_error(A, X16.data() + std::size_t(r) * A.rows,
-                                                  B16.data() + std::size_t(r) * A.rows));
+  for (int j = 0; j < many; ++j)
+    berr_many = std::max(berr_many, ref::backward_error(A, xm.data() + std::ptrdiff_t(j) * A.rows,
+                                                        bm.data() + std::ptrdiff_t(j) * A.rows));
   const double gflops = sym.flops / rep.factorize_s * 1e-9;
   cli::Json hj;
   hj.set("analyze_s", analyze_s).set("ordering_s", sym.timings.ordering_s).set("factorize_s", rep.factorize_s)
       .set("assemble_s", rep.assemble_s).set("solve_s", solve_s).set("solve_first_s", solve_first_s)
-      .set("solve_nrhs16_s", solve16_s).set("backward_error_nrhs16", berr16).set("factorizations", factorizations).set("solves", solves)
+      .set("solve_many_s", solve_many_s).set("many_rhs", many).set("backward_error_many", berr_many)
+      .set("factorizations", factorizations).set("solves", solves)
       .set("solve_tasks", solver.last_solve_stats().tasks).set("solve_gpu_tasks", solver.last_solve_stats().gpu_tasks)
       .set("groups_cuda", rep.groups_cuda).set("groups_any", rep.groups_any).set("groups_cpu", rep.groups_cpu)
       .set("values_cuda", rep.values_cuda).set("values_any", rep.values_any).set("values_cpu", rep.values_cpu)
@@ -161,9 +191,9 @@ int main(int argc, char** argv) try {
   solver_owner.reset();  // its panels are discarded where they are (shutdown would bring them home)
   runtime.shutdown();
   std::fprintf(stderr, "hetsparse  analyze %.3f s, factorize %.3f s (%.1f GFLOP/s, %d CPU + %d CUDA), solve %.3f s "
-               "(first call %.3f s; nrhs 16: %.3f s), backward error %.1e (nrhs 16: %.1e)\n", analyze_s,
-               rep.factorize_s, gflops, runtime.cpu_workers(), runtime.cuda_workers(), solve_s, solve_first_s, solve16_s,
-               berr, berr16);
+               "(first call %.3f s; %d rhs %.3f s), backward error %.1e (%d rhs %.1e)\n", analyze_s,
+               rep.factorize_s, gflops, runtime.cpu_workers(), runtime.cuda_workers(), solve_s, solve_first_s, many,
+               solve_many_s, berr, many, berr_many);
   std::fprintf(stderr, "hetsparse  panel groups: %lld on the GPU (%.2f GB), %lld either (%.2f GB), %lld on CPUs (%.2f GB); "
                "solve %lld tasks (%lld on CUDA)\n", rep.groups_cuda, rep.values_cuda * 8e-9, rep.groups_any,
                rep.values_any * 8e-9, rep.groups_cpu, rep.values_cpu * 8e-9, solver_tasks, solver_gpu_tasks);

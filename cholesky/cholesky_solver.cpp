@@ -42,12 +42,14 @@ void begin_phase(ProgressReporter* progress, const char* phase) {
 
 bool same_layout_thresholds(const planners::SizeClassThresholds& a, const planners::SizeClassThresholds& b) {
   return a.subtree_max_flops == b.subtree_max_flops && a.gpu_min_task_flops == b.gpu_min_task_flops &&
-         a.gpu_only_min_flops == b.gpu_only_min_flops && a.restrict_to == b.restrict_to;
+         a.gpu_only_min_flops == b.gpu_only_min_flops && a.restrict_to == b.restrict_to &&
+         a.gpu_subtree_min_flops == b.gpu_subtree_min_flops &&
+         a.gpu_whole_max_flops_per_entry == b.gpu_whole_max_flops_per_entry;
 }
 
 // Whether group g's tasks may run off the CPUs (its entries go to the part a GPU may read).
-bool device_group(const planners::FactorLayout& layout, const std::vector<rt::Where>& homes, index_t g) {
-  return !layout.subtree[g] && homes[g] != rt::Where::Cpu;
+bool device_group(const planners::FactorLayout&, const std::vector<rt::Where>& homes, index_t g) {
+  return homes[g] != rt::Where::Cpu;
 }
 
 }  // namespace
@@ -151,7 +153,10 @@ void CholeskySolver::set_up_layout(const FactorizeOptions& opts) {
   if (layout_ && reg_ && same_layout_thresholds(opts.thresholds, layout_thresholds_)) return;
   solve_.reset();
   reg_.reset();
-  layout_ = std::make_unique<planners::FactorLayout>(planners::plan_factor_layout(sym, opts.thresholds.subtree_max_flops));
+  // A 2D-like factor goes to the GPUs whole: one subtree group per GPU share or one in all
+  // (planners::gpu_factor_subtree_limit).
+  const double subtree_max = planners::gpu_factor_subtree_limit(sym, opts.thresholds, rt_.cuda_workers());
+  layout_ = std::make_unique<planners::FactorLayout>(planners::plan_factor_layout(sym, subtree_max));
   layout_thresholds_ = opts.thresholds;
   homes_ = planners::panel_homes(rt_, sym, *layout_, opts.thresholds);
   info_.assign(static_cast<std::size_t>(sym.num_supernodes()), 0);
@@ -262,7 +267,7 @@ const FactorizeReport& CholeskySolver::factorize(const Csr& A, const FactorizeOp
       const auto& a = layout.loc[first];
       const auto& b = layout.loc[last];
       const std::int64_t count = b.value_offset + std::int64_t(b.nrows) * b.ncols - a.value_offset;
-      const rt::Where home = layout.subtree[g] ? rt::Where::Cpu : homes_[g];
+      const rt::Where home = homes_[g];
       (home == rt::Where::Cuda ? report_.groups_cuda : home == rt::Where::Any ? report_.groups_any : report_.groups_cpu)++;
       (home == rt::Where::Cuda ? report_.values_cuda : home == rt::Where::Any ? report_.values_any : report_.values_cpu) +=
           double(count);
@@ -331,7 +336,8 @@ SolveState& CholeskySolver::solve_state(int nrhs) {
     st.any_stage = false;
     for (index_t g = 0; g < layout.num_groups(); ++g) {
       rt::Where w = gpu ? homes_[g] : rt::Where::Cpu;
-      if (gpu_subtrees && layout.subtree[g]) w = rt::Where::Cuda;
+      const bool multi = layout.group_begin[g + 1] - layout.group_begin[g] > 1;
+      if (layout.subtree[g] && multi) w = gpu_subtrees ? rt::Where::Cuda : rt::Where::Cpu;  // batched, or CPU tasks
       if (w == rt::Where::Any) w = rt_.valid_on_host(reg_->group[g]) ? rt::Where::Cpu : rt::Where::Cuda;
       st.plan.where[g] = w;
       st.any_stage = st.any_stage || planners::needs_stage(st.plan, g);

@@ -1,6 +1,7 @@
 #include "planners/supernodal_cholesky.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <string>
 
 #include "hetsparse/error.hpp"
@@ -40,13 +41,28 @@ std::vector<std::vector<PlannedUpdate>> updates_by_target(const cholesky::Symbol
 
 namespace {
 
-// Work of each supernode as a target: its factorization and every update into it.
-std::vector<double> target_work(const cholesky::SymbolicFactor& sym,
-                                const std::vector<std::vector<PlannedUpdate>>& by_t) {
+// Work of each supernode as a target: its factorization and every update into it; and the number
+// of updates into each supernode, from one scan of the row lists without storing the updates: a
+// factor the GPU takes whole (one subtree group, ~1M updates on a 2D mesh of 4M rows) needs no
+// per-target lists, whose allocation cost more than the scan.
+std::vector<double> scanned_work(const cholesky::SymbolicFactor& sym, std::vector<long long>& incoming) {
   std::vector<double> work(sym.supernodes.size());
-  for (index_t t = 0; t < sym.num_supernodes(); ++t) {
-    work[t] = factor_flops(sym.supernodes[t]);
-    for (const PlannedUpdate& u : by_t[t]) work[t] += u.flops;
+  incoming.assign(sym.supernodes.size(), 0);
+  for (index_t d = 0; d < sym.num_supernodes(); ++d) {
+    const cholesky::Supernode& sd = sym.supernodes[d];
+    work[d] += factor_flops(sd);
+    const index_t* rows = sym.rows.data() + sd.row_begin;
+    auto p = static_cast<std::int32_t>(sd.ncols);
+    const auto nrows = static_cast<std::int32_t>(sd.nrows);
+    while (p < nrows) {
+      const index_t t = sym.col_to_supernode[rows[p]];
+      const cholesky::Supernode& st = sym.supernodes[t];
+      std::int32_t q = p;
+      while (q < nrows && rows[q] < st.first_col + st.ncols) ++q;
+      work[t] += update_flops(sd, p, q);
+      ++incoming[t];
+      p = q;
+    }
   }
   return work;
 }
@@ -62,16 +78,32 @@ std::vector<double> critical_path(const cholesky::SymbolicFactor& sym, const std
   return crit;
 }
 
-// See panel_homes: from each target's work.
-std::vector<rt::Where> homes_from_work(const rt::TaskRuntime& rt, const FactorLayout& layout,
-                                       const std::vector<double>& work, const SizeClassThresholds& th) {
+// See panel_homes: from each target's work, or each subtree group's.
+std::vector<rt::Where> homes_from_work(const rt::TaskRuntime& rt, const cholesky::SymbolicFactor& sym,
+                                       const FactorLayout& layout, const std::vector<double>& work,
+                                       const SizeClassThresholds& th) {
   // CUDA workers that can run the panel kernels: a build without CUDA codelets has none of its own,
   // whatever StarPU drives.
   const bool gpu = rt.cuda_workers() > 0 && codelets::supernode_update_kernel().devices.has(rt::Device::Cuda) &&
                    codelets::supernode_factor_kernel().devices.has(rt::Device::Cuda);
+  const bool subtree_gpu = codelets::supernode_subtree_kernel().devices.has(rt::Device::Cuda);
   std::vector<rt::Where> home(static_cast<std::size_t>(layout.num_groups()), rt::Where::Cpu);
   for (index_t g = 0; g < layout.num_groups(); ++g) {
-    if (layout.subtree[g]) continue;
+    if (layout.subtree[g]) {
+      // The scheduler may take a big subtree to the GPU (level-batched kernel): on 2D problems most
+      // of the work is in subtrees of small and medium fronts, which a core does at a few GFLOP/s.
+      // From gpu_only_min_flops on it must (a core would take far longer), as top targets do.
+      if (!gpu || !subtree_gpu) continue;
+      double flops = 0;
+      for (index_t t = layout.group_begin[g]; t < layout.group_begin[g + 1]; ++t) flops += work[t];
+      if (th.restrict_to == rt::Where::Cuda && th.gpu_subtree_min_flops >= 0 && flops >= th.gpu_subtree_min_flops)
+        home[g] = rt::Where::Cuda;
+      else if (th.restrict_to == rt::Where::Any && flops >= th.gpu_only_min_flops)
+        home[g] = rt::Where::Cuda;
+      else if (th.restrict_to == rt::Where::Any && th.gpu_subtree_min_flops >= 0 && flops >= th.gpu_subtree_min_flops)
+        home[g] = rt::Where::Any;
+      continue;
+    }
     const double w = work[layout.group_begin[g]];
     if (th.restrict_to != rt::Where::Any) {
       home[g] = th.restrict_to;
@@ -110,24 +142,24 @@ std::vector<codelets::GroupUpdate> flatten(const std::vector<const Bundle*>& bs,
 
 std::vector<rt::Where> panel_homes(const rt::TaskRuntime& rt, const cholesky::SymbolicFactor& sym,
                                    const FactorLayout& layout, const SizeClassThresholds& th) {
-  // target_work() without the update lists (hundreds of thousands of vectors at 128^3).
-  std::vector<double> work(sym.supernodes.size());
-  for (index_t t = 0; t < sym.num_supernodes(); ++t) work[t] = factor_flops(sym.supernodes[t]);
-  for (index_t d = 0; d < sym.num_supernodes(); ++d) {
-    const cholesky::Supernode& sd = sym.supernodes[d];
-    const index_t* rows = sym.rows.data() + sd.row_begin;
-    auto p = static_cast<std::int32_t>(sd.ncols);
-    const auto nrows = static_cast<std::int32_t>(sd.nrows);
-    while (p < nrows) {
-      const index_t t = sym.col_to_supernode[rows[p]];
-      const cholesky::Supernode& st = sym.supernodes[t];
-      std::int32_t q = p;
-      while (q < nrows && rows[q] < st.first_col + st.ncols) ++q;
-      work[t] += update_flops(sd, p, q);
-      p = q;
-    }
-  }
-  return homes_from_work(rt, layout, work, th);
+  std::vector<long long> incoming;
+  return homes_from_work(rt, sym, layout, scanned_work(sym, incoming), th);
+}
+
+bool gpu_takes_whole_factor(const cholesky::SymbolicFactor& sym, const SizeClassThresholds& th, int cuda_workers) {
+  const bool gpu = cuda_workers > 0 && codelets::supernode_subtree_kernel().devices.has(rt::Device::Cuda);
+  if (!gpu || th.restrict_to == rt::Where::Cpu || th.subtree_max_flops >= 0 || sym.nnz_L_exact <= 0) return false;
+  return sym.flops >= th.gpu_only_min_flops && sym.flops < th.gpu_whole_max_flops_per_entry * double(sym.nnz_L_exact);
+}
+
+double gpu_factor_subtree_limit(const cholesky::SymbolicFactor& sym, const SizeClassThresholds& th, int cuda_workers) {
+  if (!gpu_takes_whole_factor(sym, th, cuda_workers)) return th.subtree_max_flops;
+  if (cuda_workers == 1) return std::numeric_limits<double>::infinity();
+  const std::vector<double> w = subtree_work(sym);
+  double total = 0;
+  for (index_t s = 0; s < sym.num_supernodes(); ++s)
+    if (sym.supernodes[s].parent < 0) total += w[s];
+  return std::max(th.gpu_only_min_flops, total / (4.0 * cuda_workers));
 }
 
 UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::SymbolicFactor& sym,
@@ -136,15 +168,17 @@ UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::
   const index_t ns = sym.num_supernodes();
   if (layout.loc.size() != std::size_t(ns) || data.group.size() != std::size_t(layout.num_groups()))
     throw InvalidArgument("supernodal Cholesky: the layout and its handles do not match the symbolic factor");
-  const auto by_t = updates_by_target(sym);
-  const auto work = target_work(sym, by_t);
+  const bool tops = std::find(layout.subtree.begin(), layout.subtree.end(), 0) != layout.subtree.end();
+  std::vector<long long> incoming;
+  const auto work = scanned_work(sym, incoming);
+  const auto by_t = tops ? updates_by_target(sym) : std::vector<std::vector<PlannedUpdate>>(ns);
   const auto crit = critical_path(sym, work);
   const double top = std::max(1.0, *std::max_element(crit.begin(), crit.end()));
   const int lo = rt.min_priority(), hi = rt.max_priority();
   // In doubles, lo included: hi - lo overflows an int under schedulers whose range is all of int
   // (dmdas), and so did lo + (hi - lo) before the sum came back into [lo, hi] (UBSan).
   auto priority = [&](index_t s) { return static_cast<int>(double(lo) + (double(hi) - double(lo)) * crit[s] / top); };
-  const auto home = homes_from_work(rt, layout, work, th);
+  const auto home = homes_from_work(rt, sym, layout, work, th);
 
   UpdatePlanStats st;
   st.groups = layout.num_groups();
@@ -159,13 +193,16 @@ UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::
       for (index_t t = first; t < end; ++t) {
         st.factor_flops += factor_flops(sym.supernodes[t]);
         flops += work[t];
-        st.updates[int(SizeClass::Subtree)] += static_cast<long long>(by_t[t].size());
+        st.updates[int(SizeClass::Subtree)] += incoming[t];
       }
       st.flops[int(SizeClass::Subtree)] += flops;
       const std::string name = "subtree_" + std::to_string(first) + "_" + std::to_string(end - 1);
-      codelets::insert_supernode_subtree(
-          rt, {name, priority(end - 1), rt::Where::Cpu, flops},
-          {data.group[g], layout.loc.data(), sym.col_to_supernode.data(), data.host_info, first, end}, data.rows, flops);
+      const rt::Where sub = home[g];  // see homes_from_work
+      const codelets::SubtreeTask task{data.group[g], layout.loc.data(), sym.col_to_supernode.data(),
+                                       data.host_info, first, end, sym.rows.data(), th.gpu_subtree_fused_max_flops,
+                                       th.gpu_subtree_batched_max_cols};
+      codelets::insert_supernode_subtree(rt, {name, priority(end - 1), sub, flops}, task, data.rows, flops);
+      if (sub != rt::Where::Cpu) ++st.gpu_eligible_tasks;
       ++st.tasks;
       ++st.subtree_tasks;
       continue;

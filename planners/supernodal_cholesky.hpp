@@ -31,6 +31,20 @@ struct SizeClassThresholds {
   // ~1000x longer. Between the two, the scheduler places each task.
   double gpu_only_min_flops = 1.0e9;
   double subtree_max_flops = -1;       // leaf subtree tasks (plan_factor_layout); < 0 automatic, 0 none
+  // Leaf subtree tasks of at least gpu_only_min_flops run on a GPU (level-batched kernel); from
+  // this much work on the scheduler may put smaller ones there too (< 0: it may not). Off by
+  // default: on 3D problems the subtrees are ~1% of the work and the CPUs finish them while the GPU
+  // does the top of the tree; a GPU that also takes them made 100^3 slower (0.64 -> 1.1 s).
+  double gpu_subtree_min_flops = -1;
+  // With a GPU and an automatic subtree limit, factors whose work per entry of L is below this
+  // (2D meshes: ~400-700 flops per entry, 3D: 2500-8000) are factored whole on the GPU, as one
+  // subtree task: StarPU's task per medium front, and the CPUs' share, cost more than copying L both
+  // ways. Work below gpu_only_min_flops stays with the CPU path. 0: never.
+  double gpu_whole_max_flops_per_entry = 1500;
+  // The GPU subtree kernel's limits (kernels::SubtreeLevels): updates under this go to its fused
+  // kernel, panels of at most this many columns to its batched factor kernel.
+  double gpu_subtree_fused_max_flops = 1e8;
+  std::int32_t gpu_subtree_batched_max_cols = 64;
   rt::Where restrict_to = rt::Where::Any;  // Cpu or Cuda: every task that has the choice goes there
 };
 
@@ -54,6 +68,14 @@ struct PlannedUpdate {
 std::vector<std::vector<PlannedUpdate>> updates_by_target(const cholesky::SymbolicFactor& sym);
 double update_flops(const cholesky::Supernode& d, std::int32_t r0, std::int32_t r1);
 double factor_flops(const cholesky::Supernode& s);
+
+// Whether the whole factor should be one GPU subtree task (see gpu_whole_max_flops_per_entry).
+bool gpu_takes_whole_factor(const cholesky::SymbolicFactor& sym, const SizeClassThresholds& th, int cuda_workers);
+// The subtree limit for plan_factor_layout that does it: infinite (one group) with one CUDA worker;
+// with several, a quarter of each one's share of the work (at least gpu_only_min_flops, so that every
+// subtree goes to a GPU), so that the subtrees spread over the GPUs and the top separators above
+// them are tasks of their own. th.subtree_max_flops when the whole factor does not go to the GPU.
+double gpu_factor_subtree_limit(const cholesky::SymbolicFactor& sym, const SizeClassThresholds& th, int cuda_workers);
 
 UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::SymbolicFactor& sym,
                                            const FactorLayout& layout, const RegisteredFactor& data,

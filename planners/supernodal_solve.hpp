@@ -70,7 +70,8 @@ struct SolveRhs {
   rt::HandleId device_b = 0, device_x = 0, perm = 0;
 };
 
-// Whether group g's forward task reads the stage in a host solve (it may run off the CPUs).
+// Whether group g's forward task reads the stage in a host solve (it may run off the CPUs). A group
+// of several supernodes placed off the CPUs needs SolveHandles::loc (batched GPU tasks).
 inline bool needs_stage(const SolvePlan& plan, index_t g) { return plan.where[g] != rt::Where::Cpu; }
 
 struct SolvePlanStats {

@@ -33,7 +33,9 @@ const rt::Kernel& supernode_factor_kernel() {
   return k;
 }
 const rt::Kernel& supernode_subtree_kernel() {
-  static const rt::Kernel k{"sn_subtree", rt::Device::Cpu, rt::TaskKind::Sequential, rt::PerfModel::FlopsRegression};
+  // CUDA too: dmdas sends a subtree to the GPU when its perf model says the level-batched kernel
+  // finishes it first (the CPUs' leaf-subtree phase was the longest stretch of a 3D factorization).
+  static const rt::Kernel k{"sn_subtree", kCpuAndCuda, rt::TaskKind::Sequential, rt::PerfModel::FlopsRegression};
   return k;
 }
 
@@ -56,7 +58,8 @@ void insert_supernode_factor(rt::TaskRuntime& rt, const rt::TaskOptions& opt, co
 void insert_supernode_subtree(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const SubtreeTask& t,
                               rt::HandleId rows, double flops) {
   rt::TaskSpec s = rt::make_task(supernode_subtree_kernel(), opt, flops);
-  s.set_args(SubtreeArgs{t.loc, t.col_to_supernode, t.info, t.first, t.last});
+  s.set_args(SubtreeArgs{t.loc, t.col_to_supernode, t.host_rows, t.gpu_fused_max_flops, t.gpu_batched_max_cols, 0,
+                         t.info, t.first, t.last});
   s.data = {{t.values, rt::Access::ReadWrite}, {rows, rt::Access::Read}};
   rt.submit(std::move(s));
 }

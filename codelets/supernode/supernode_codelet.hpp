@@ -27,6 +27,9 @@ struct UpdateItem {
 struct SubtreeArgs {
   const PanelLocation* loc;
   const std::int32_t* col_to_supernode;
+  const std::int32_t* host_rows;  // the CUDA task plans its levels from the host row lists
+  double gpu_fused_max_flops;     // kernels::SubtreeLevels's limits for the CUDA task
+  std::int32_t gpu_batched_max_cols, pad;
   int* info;
   std::int32_t first, last;
 };
@@ -57,16 +60,20 @@ void insert_supernode_update(rt::TaskRuntime& rt, const rt::TaskOptions& opt, co
 void insert_supernode_factor(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const TargetPanel& t, rt::HandleId rows,
                              rt::HandleId info, const std::vector<GroupUpdate>& inline_updates, double flops);
 
-// A leaf subtree (supernodes [first, last) of the whole factor) factored in one CPU task
-// (kernels::supernode_subtree_cpu). loc, col_to_supernode and info are host arrays of the whole
-// factor that must outlive the task: a CPU-only task may read them directly, which saves a handle
-// per subtree (info[first .. last) receives the subtree's pivot reports).
+// A leaf subtree (supernodes [first, last) of the whole factor) factored in one task, on a core
+// (kernels::supernode_subtree_cpu) or on a GPU level by level (kernels::supernode_subtree_cuda).
+// loc, col_to_supernode, host_rows and info are host arrays of the whole factor that must outlive the
+// task: the tasks read them directly (a GPU task plans on the host), which saves a handle per
+// subtree (info[first .. last) receives the subtree's pivot reports).
 struct SubtreeTask {
   rt::HandleId values;  // the group: panels of [first, last)
   const PanelLocation* loc;
   const std::int32_t* col_to_supernode;
   int* info;
   std::int32_t first, last;
+  const std::int32_t* host_rows;  // every row list, as registered in `rows` (last: aggregates stay valid)
+  double gpu_fused_max_flops = 1e8;         // kernels::SubtreeLevels::fused_max_flops
+  std::int32_t gpu_batched_max_cols = 64;   // kernels::SubtreeLevels::batched_max_cols
 };
 void insert_supernode_subtree(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const SubtreeTask& s,
                               rt::HandleId rows, double flops);

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "codelets/supernode/supernode_codelet.hpp"
+#include "kernels/supernode/supernode_subtree_gpu.hpp"
 #include "codelets/support/cuda_libraries.hpp"
 #include "codelets/support/starpu_binding.hpp"
 #include "codelets/support/task_buffers.hpp"
@@ -90,6 +91,17 @@ struct FactorTasks {
 };
 struct SubtreeTasks {
   static void cpu(void* b[], void* cl_arg) { subtree_cpu(b, cl_arg); }
+  static void cuda(void* b[], void* cl_arg) {
+    const auto a = rt::task_args<SubtreeArgs>(cl_arg);
+    kernels::SubtreeLevels plan = kernels::plan_subtree_levels(a.loc, a.host_rows, a.col_to_supernode, a.first, a.last);
+    plan.fused_max_flops = a.gpu_fused_max_flops;
+    plan.batched_max_cols = a.gpu_batched_max_cols;
+    cusolverDnHandle_t sh = rt::cuda::local_cusolver();
+    const std::size_t bytes = kernels::supernode_subtree_cuda_work_bytes(sh, a.loc, plan);
+    kernels::supernode_subtree_cuda(rt::cuda::local_cublas(), sh, rt::cuda::local_stream(), a.loc, plan, a.first,
+                                    a.last, rt::vector_ptr<const std::int32_t>(b[1]), rt::vector_ptr<double>(b[0]),
+                                    a.info + a.first, rt::cuda::local_workspace(bytes), bytes);
+  }
 };
 
 }  // namespace

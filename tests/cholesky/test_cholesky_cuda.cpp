@@ -31,7 +31,8 @@ TEST_P(CholeskyGpu, AllTasksOnTheGpu) {
   th.inst_max_flops = 1e3;
   th.dpq_min_flops = 1e5;
   th.restrict_to = rt::Where::Cuda;
-  // No subtree tasks (CPU-only by nature): every task on the GPU; then subtrees below GPU tasks.
+  th.gpu_subtree_min_flops = 0;  // subtree tasks too (level-batched kernel)
+  // No subtree tasks: every task on the GPU; then GPU subtrees below GPU tasks.
   for (double subtree_max : {0.0, 2e5}) {
     th.subtree_max_flops = subtree_max;
     EXPECT_LE(solve_error(r, laplacian_3d(12, 11, 10), th), 1e-14) << subtree_max;

@@ -3,6 +3,7 @@
 // task, in the size class its flops say, and the dependencies are the right ones.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -142,7 +143,7 @@ TEST_P(SupernodalPlan, EveryUpdateExactlyOnceWithTheRightDependencies) {
     const index_t target = rec.group_of_handle.at(d[0].handle);
     if (t.kernel == "sn_subtree") {
       EXPECT_TRUE(L.subtree[target]);
-      EXPECT_EQ(t.spec.where, rt::Where::Cpu);
+      EXPECT_EQ(t.spec.where, rt::Where::Cpu);  // no CUDA worker recorded
       EXPECT_EQ(finisher.count(target), 0u);
       finisher[target] = t.id;
       continue;
@@ -175,15 +176,24 @@ TEST_P(SupernodalPlan, EveryUpdateExactlyOnceWithTheRightDependencies) {
 TEST(SupernodalPlanPlacement, TasksOfATargetShareItsHome) {
   auto th = small_thresholds(2e5);
   th.gpu_only_min_flops = 2e6;
+  th.gpu_subtree_min_flops = 3e4;
   for (const int gpus : {0, 1}) {
     Recorded rec;
     record(rec, laplacian_3d(14, 13, 12), th, gpus);
     // Without CUDA codelets the planner keeps every task off the GPUs StarPU may still drive.
     const bool cuda = gpus > 0 && codelets::kCudaBuild;
     const auto by_t = planners::updates_by_target(rec.sym);
-    std::map<rt::Where, int> homes;
+    std::map<rt::Where, int> homes, subtrees;
     for (const auto& t : rec.r.tasks()) {
-      if (t.kernel == "sn_subtree") continue;
+      if (t.kernel == "sn_subtree") {  // a GPU may take the big ones (level-batched kernel)
+        const bool gpu_subtree = cuda && t.spec.flops >= th.gpu_subtree_min_flops;
+        const rt::Where want = !gpu_subtree                                ? rt::Where::Cpu
+                               : t.spec.flops >= th.gpu_only_min_flops ? rt::Where::Cuda
+                                                                         : rt::Where::Any;
+        EXPECT_EQ(t.spec.where, want) << t.spec.name;
+        ++subtrees[t.spec.where];
+        continue;
+      }
       const index_t s = rec.layout.group_begin[rec.group_of_handle.at(t.spec.data[0].handle)];
       double work = planners::factor_flops(rec.sym.supernodes[s]);
       for (const auto& u : by_t[s]) work += u.flops;
@@ -195,6 +205,8 @@ TEST(SupernodalPlanPlacement, TasksOfATargetShareItsHome) {
     }
     EXPECT_GT(homes[rt::Where::Cpu], 0);
     EXPECT_GT(homes[cuda ? rt::Where::Cuda : rt::Where::Any], 0) << gpus << " GPUs";
+    EXPECT_GT(subtrees[rt::Where::Cpu], 0);
+    EXPECT_EQ(subtrees[rt::Where::Any] > 0, cuda) << gpus << " GPUs";
   }
 }
 
@@ -212,6 +224,66 @@ TEST(SupernodalPlanPriorities, FollowTheCriticalPath) {
     if (rec.sym.supernodes[s].parent >= 0) {
       EXPECT_GE(prio[s], prio[rec.sym.supernodes[s].parent]);
     }
+}
+
+// A GPU takes the whole factor of a 2D-like problem (little work per entry of L), never a 3D one,
+// nor without a GPU, nor when the caller set the subtree limit or kept the work on CPUs.
+TEST(SupernodalPlanPlacement, WholeFactorOnTheGpuOnlyFor2dLikeFactors) {
+  planners::SizeClassThresholds th;
+  th.gpu_only_min_flops = 0;  // the test problems are small
+  const auto flat = cholesky::analyze(triangle(laplacian_2d(120, 110), Triangle::Lower));
+  const auto cube = cholesky::analyze(triangle(laplacian_3d(24, 23, 22), Triangle::Lower));
+  // Work per entry grows with the size (the default limit sits between 2D and 3D meshes of a
+  // million rows); for these small ones, a limit between the two.
+  const double flat_per_entry = flat.flops / double(flat.nnz_L_exact);
+  const double cube_per_entry = cube.flops / double(cube.nnz_L_exact);
+  ASSERT_LT(2 * flat_per_entry, cube_per_entry);
+  th.gpu_whole_max_flops_per_entry = std::sqrt(flat_per_entry * cube_per_entry);
+  EXPECT_EQ(planners::gpu_takes_whole_factor(flat, th, 1), codelets::kCudaBuild);
+  EXPECT_FALSE(planners::gpu_takes_whole_factor(cube, th, 1));
+  EXPECT_FALSE(planners::gpu_takes_whole_factor(flat, th, 0));
+  auto set = th;
+  set.subtree_max_flops = 1e6;
+  EXPECT_FALSE(planners::gpu_takes_whole_factor(flat, set, 1));
+  set = th;
+  set.restrict_to = rt::Where::Cpu;
+  EXPECT_FALSE(planners::gpu_takes_whole_factor(flat, set, 1));
+  set = th;
+  set.gpu_only_min_flops = 2 * flat.flops;  // too little work: the CPU path
+  EXPECT_FALSE(planners::gpu_takes_whole_factor(flat, set, 1));
+  // The layout limit: one group for one GPU, the caller's limit when the CPU path is taken.
+  if (codelets::kCudaBuild) EXPECT_TRUE(std::isinf(planners::gpu_factor_subtree_limit(flat, th, 1)));
+  EXPECT_EQ(planners::gpu_factor_subtree_limit(cube, th, 1), th.subtree_max_flops);
+  EXPECT_EQ(planners::gpu_factor_subtree_limit(flat, th, 0), th.subtree_max_flops);
+}
+
+// With several GPUs the factor a GPU would take whole is cut into subtrees that every CUDA worker
+// may take (forced onto GPUs), and top separators with tasks of their own.
+TEST(SupernodalPlanPlacement, WholeFactorSpreadsOverSeveralGpus) {
+  if (!codelets::kCudaBuild) GTEST_SKIP() << "no CUDA codelets in this build";
+  const Csr A = laplacian_2d(120, 110);
+  planners::SizeClassThresholds th;
+  th.gpu_only_min_flops = 1e5;
+  Recorded probe;
+  probe.sym = cholesky::analyze(triangle(A, Triangle::Lower));
+  th.gpu_whole_max_flops_per_entry = 2 * probe.sym.flops / double(probe.sym.nnz_L_exact);
+  const double limit = planners::gpu_factor_subtree_limit(probe.sym, th, 4);
+  ASSERT_TRUE(std::isfinite(limit));
+  EXPECT_GE(limit, th.gpu_only_min_flops);
+  th.subtree_max_flops = limit;
+  Recorded rec;
+  record(rec, A, th, 4);
+  int gpu_subtrees = 0, tops = 0;
+  for (const auto& t : rec.r.tasks()) {
+    if (t.kernel == "sn_subtree") {
+      EXPECT_EQ(t.spec.where, t.spec.flops >= th.gpu_only_min_flops ? rt::Where::Cuda : rt::Where::Cpu);
+      gpu_subtrees += t.spec.where == rt::Where::Cuda;
+    } else if (t.kernel == "sn_factor") {
+      ++tops;
+    }
+  }
+  EXPECT_GE(gpu_subtrees, 4);  // at least one per GPU
+  EXPECT_GT(tops, 0);
 }
 
 }  // namespace

@@ -43,6 +43,9 @@ void record_solve(SolveRecord& rec, const Csr& A, double subtree_max, int nrhs, 
   th.subtree_max_flops = subtree_max;
   rec.homes = planners::panel_homes(rec.r, rec.sym, rec.layout, th);
   rec.plan = planners::plan_supernodal_solve(rec.sym, rec.layout, rec.homes);
+  // No locations handle: groups of several supernodes run on CPU tasks (as the solver places them).
+  for (index_t g = 0; g < rec.layout.num_groups(); ++g)
+    if (rec.layout.group_begin[g + 1] - rec.layout.group_begin[g] > 1) rec.plan.where[g] = rt::Where::Cpu;
   rec.h.panels = &rec.data->group;
   rec.h.rows = rec.data->rows;
   rec.h.ext_rows = rec.r.register_vector({nullptr, rec.plan.ext_rows.size() + 1, sizeof(std::int32_t), -1, false});

@@ -1,0 +1,111 @@
+// Device side of the GPU subtree factorization (internal to kernels/supernode, included by
+// supernode_subtree_cuda.cu only): the job records, the batched small-panel factor kernel and the
+// fused multi-target update kernel.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/supernode/supernode.hpp"
+#include "kernels/supernode/supernode_device_common.cuh"
+
+namespace hetsparse::kernels::subtree_detail {
+
+struct FactorJob {
+  double* a;
+  std::int32_t nrows, ncols, info_index, pad;
+};
+// A small update with its own target: C = A A_top^T (m x k, inner n), tiles subtracted from t.
+struct TargetedJob {
+  const double* a;
+  const std::int32_t* rows;
+  PanelRef t;
+  std::int32_t ld, m, k, n, first_block, row_tiles;
+};
+
+constexpr int kFactorThreads = 256;
+constexpr int kTile = 32, kGroups = 8, kPerThread = kTile / kGroups, kChunk = 16;
+
+// One block per panel: for each column, pivot, scale the column below it, rank-1 update of the
+// columns to its right (lower part only). Column-major with ld = nrows, so consecutive threads walk
+// down a column. info: 0 or the first column whose pivot was <= 0 or NaN.
+__global__ void __launch_bounds__(kFactorThreads) factor_small(const FactorJob* __restrict__ jobs, int* info) {
+  const FactorJob job = jobs[blockIdx.x];
+  double* const a = job.a;
+  const int n = job.nrows;
+  __shared__ double pivot;
+  int failed = 0;
+  for (int j = 0; j < job.ncols; ++j) {
+    if (threadIdx.x == 0) {
+      const double d = a[j + static_cast<std::size_t>(j) * n];
+      if (!(d > 0.0) && failed == 0) failed = j + 1;
+      pivot = sqrt(d);  // NaN past a failure: the panel is then unspecified, as documented
+      a[j + static_cast<std::size_t>(j) * n] = pivot;
+    }
+    __syncthreads();
+    const double inv = 1.0 / pivot;
+    double* const col = a + static_cast<std::size_t>(j) * n;
+    for (int i = j + 1 + static_cast<int>(threadIdx.x); i < n; i += kFactorThreads) col[i] *= inv;
+    __syncthreads();
+    const int rows = n - j - 1, cols = job.ncols - j - 1;
+    for (int idx = static_cast<int>(threadIdx.x); idx < rows * cols; idx += kFactorThreads) {
+      const int c = j + 1 + idx / rows;
+      const int i = j + 1 + idx % rows;
+      if (i >= c) a[i + static_cast<std::size_t>(c) * n] -= col[i] * col[c];
+    }
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) info[job.info_index] = failed;
+}
+
+// As supernode_update_fused_cuda.cu's kernel, with a target per job.
+__global__ void __launch_bounds__(kTile * kGroups) targeted_updates(const TargetedJob* __restrict__ jobs, int count) {
+  __shared__ double a_rows[kChunk][kTile + 1];
+  __shared__ double a_cols[kChunk][kTile + 1];
+  __shared__ int position[kTile];
+  __shared__ int column[kTile];
+  const int block = static_cast<int>(blockIdx.x);
+  const TargetedJob& job = jobs[supernode_detail::job_of_block(jobs, count, block)];
+  const PanelRef t = job.t;
+  const int local = block - job.first_block;
+  const int i0 = (local % job.row_tiles) * kTile;
+  const int j0 = (local / job.row_tiles) * kTile;
+  if (i0 + kTile <= j0) return;
+  const int lane = static_cast<int>(threadIdx.x), group = static_cast<int>(threadIdx.y);
+  if (group == 0) {
+    const int i = i0 + lane;
+    position[lane] = i < job.m ? supernode_detail::position_in_target(job.rows[i], t) : -1;
+  } else if (group == 1) {
+    const int j = j0 + lane;
+    const long long c = j < job.k ? static_cast<long long>(job.rows[j]) - t.first_col : -1;
+    column[lane] = c >= 0 && c < t.ncols ? static_cast<int>(c) : -1;
+  }
+  double acc[kPerThread] = {};
+  for (int c0 = 0; c0 < job.n; c0 += kChunk) {
+    for (int c = group; c < kChunk; c += kGroups) {
+      const bool inside = c0 + c < job.n;
+      const double* col = job.a + static_cast<std::size_t>(c0 + c) * job.ld;
+      a_rows[c][lane] = inside && i0 + lane < job.m ? col[i0 + lane] : 0.0;
+      a_cols[c][lane] = inside && j0 + lane < job.k ? col[j0 + lane] : 0.0;
+    }
+    __syncthreads();
+#pragma unroll
+    for (int c = 0; c < kChunk; ++c) {
+      const double x = a_rows[c][lane];
+#pragma unroll
+      for (int q = 0; q < kPerThread; ++q) acc[q] += x * a_cols[c][group + q * kGroups];
+    }
+    __syncthreads();
+  }
+  __syncthreads();
+  const int i = i0 + lane;
+  const int pos = position[lane];
+  if (i >= job.m || pos < 0) return;
+#pragma unroll
+  for (int q = 0; q < kPerThread; ++q) {
+    const int j = j0 + group + q * kGroups;
+    const int col = column[group + q * kGroups];
+    if (j < job.k && i >= j && col >= 0) atomicAdd(t.values + static_cast<std::size_t>(col) * t.nrows + pos, -acc[q]);
+  }
+}
+
+}  // namespace hetsparse::kernels::subtree_detail
