@@ -71,6 +71,12 @@ for row in "${GPU_STEPS[@]}"; do
     --gtest_filter="$race"
 done
 step memcheck_codelets "$SAN" --tool memcheck --error-exitcode 3 test_codelets_cuda --gtest_filter='*dmdas*'
+# The GPU subtree factorization (cuSOLVER/cuBLAS beside hetsparse's batched kernels) and the solve
+# through StarPU where the panels live.
+step memcheck_subtree_gpu "$SAN" --tool memcheck --error-exitcode 3 test_cholesky_cuda --gtest_filter='SubtreeGpu.*'
+step racecheck_subtree_gpu "$SAN" --tool racecheck --error-exitcode 3 test_cholesky_cuda --gtest_filter='SubtreeGpu.*'
+step memcheck_cholesky_solve "$SAN" --tool memcheck --error-exitcode 3 test_cholesky_cuda \
+  --gtest_filter='*SolveWhereThePanelsLive/eager'
 fi
 
 if [ "$BENCH" = 1 ]; then
