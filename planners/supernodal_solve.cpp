@@ -152,7 +152,10 @@ SolvePlanStats submit_supernodal_solve(rt::TaskRuntime& rt, const cholesky::Symb
   // Single-supernode groups on the GPU: swept together (one task for many groups) where possible.
   std::vector<char> swept(G, 0);
   for (index_t g = 0; g < G; ++g) {
-    swept[g] = batched(g) ? 2 : gpu_sweeps && !multi(g) && where(g) == rt::Where::Cuda ? 1 : 0;
+    // A group reading more groups than one task takes keeps its own chain of tasks.
+    const std::size_t reads = std::max(plan.links_into[g].size(), std::size_t(plan.links_from[g + 1] - plan.links_from[g]));
+    const bool fits = reads + 8 <= rt::kMaxTaskData;
+    swept[g] = batched(g) ? 2 : gpu_sweeps && fits && !multi(g) && where(g) == rt::Where::Cuda ? 1 : 0;
     st.swept_groups += swept[g] == 1;
   }
   auto link_from = [&](const SolvePlan::Link& k) {
@@ -183,12 +186,12 @@ SolvePlanStats submit_supernodal_solve(rt::TaskRuntime& rt, const cholesky::Symb
           sg.links.push_back(link_to(plan.links[l]));
       }
       part.push_back(std::move(sg));
-      if (codelets::solve_sweep_handles(forward, part) > rt::kMaxTaskData) {
+      if (codelets::solve_sweep_handles(forward, h.rows, h.ext_rows, h.stage, part) > rt::kMaxTaskData) {
         codelets::SweepGroup last = std::move(part.back());
         part.pop_back();
         flush();
         part.push_back(std::move(last));
-        if (codelets::solve_sweep_handles(forward, part) > rt::kMaxTaskData)
+        if (codelets::solve_sweep_handles(forward, h.rows, h.ext_rows, h.stage, part) > rt::kMaxTaskData)
           throw InvalidArgument("supernodal solve: group " + std::to_string(g) + " reads too many groups to sweep");
       }
       top = std::max(top, forward ? plan.up[g] : plan.down[g]);

@@ -229,8 +229,9 @@ SweepBuffers sweep_buffers(bool forward, rt::HandleId rows, rt::HandleId ext_row
 
 }  // namespace
 
-std::size_t solve_sweep_handles(bool forward, const std::vector<SweepGroup>& groups) {
-  return sweep_buffers(forward, 1, 2, 3, groups, nullptr).data.size();
+std::size_t solve_sweep_handles(bool forward, rt::HandleId rows, rt::HandleId ext_rows, rt::HandleId stage,
+                                const std::vector<SweepGroup>& groups) {
+  return sweep_buffers(forward, rows, ext_rows, stage, groups, nullptr).data.size();
 }
 
 void insert_solve_sweep(rt::TaskRuntime& rt, const rt::TaskOptions& opt, bool forward, rt::HandleId rows,

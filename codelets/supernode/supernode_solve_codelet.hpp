@@ -134,7 +134,8 @@ void insert_solve_sweep(rt::TaskRuntime& rt, const rt::TaskOptions& opt, bool fo
                         rt::HandleId ext_rows, rt::HandleId stage, int ldn, int nrhs,
                         const std::vector<SweepGroup>& groups);
 // The handles such a sweep task over `groups` takes (for cutting long sweeps into tasks).
-std::size_t solve_sweep_handles(bool forward, const std::vector<SweepGroup>& groups);
+std::size_t solve_sweep_handles(bool forward, rt::HandleId rows, rt::HandleId ext_rows, rt::HandleId stage,
+                                const std::vector<SweepGroup>& groups);
 
 // Forward step of a group on x (its unknowns): init copies its right-hand side in (x Write, else
 // ReadWrite), then the contributions `from` are subtracted, then (solve) the group is solved and its

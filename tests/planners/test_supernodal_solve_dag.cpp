@@ -218,6 +218,20 @@ TEST(SupernodalSolveDag, LongLinkListsBecomeChains) {
     const auto& t = rec.r.tasks()[i];
     EXPECT_LE(t.spec.data.size(), rt::kMaxTaskData) << t.spec.name;
   }
+  // Swept: every GPU group of one supernode in the sweeps but the wide one, which keeps its chain.
+  {
+    SolveRecord swept;
+    record_solve(swept, laplacian_2d(300, 300), 0.0, 1, false, 1, true);
+    int sweeps = 0, chained = 0;
+    for (std::size_t i = swept.first_task; i < swept.r.tasks().size(); ++i) {
+      const auto& t = swept.r.tasks()[i];
+      EXPECT_LE(t.spec.data.size(), rt::kMaxTaskData) << t.spec.name;
+      sweeps += t.kernel == "sn_solve_sweep";
+      chained += t.spec.name.find("solve_fwd_") == 0 && t.spec.name.find('_', 10) != std::string::npos;
+    }
+    EXPECT_GT(sweeps, 0);
+    EXPECT_GT(chained, 0);
+  }
 }
 
 // Leaf subtrees placed on Cuda with a locations handle: batched tasks (each subtree group in exactly
