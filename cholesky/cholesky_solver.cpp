@@ -361,6 +361,15 @@ SolveState& CholeskySolver::solve_state(int nrhs) {
   return st;
 }
 
+namespace {
+// The GPU groups' solve steps swept together, one task for many groups (HETSPARSE_GPU_SWEEPS=0: one
+// task per group and direction, for comparison).
+bool gpu_sweeps() {
+  const char* env = std::getenv("HETSPARSE_GPU_SWEEPS");
+  return !(env && std::string(env) == "0");
+}
+}  // namespace
+
 void CholeskySolver::solve(double* B, int nrhs, int ldb) {
   require_factor("solve()");
   const SymbolicFactor& sym = *sym_;
@@ -390,7 +399,7 @@ void CholeskySolver::solve(double* B, int nrhs, int ldb) {
   rhs.ldb = ldb;
   solve_times_.stage_s = seconds_since(t);
   t = std::chrono::steady_clock::now();
-  solve_stats_ = planners::submit_supernodal_solve(rt_, sym, *layout_, plan, h, rhs);
+  solve_stats_ = planners::submit_supernodal_solve(rt_, sym, *layout_, plan, h, rhs, gpu_sweeps());
   solve_times_.submit_s = seconds_since(t);
   t = std::chrono::steady_clock::now();
   rt_.wait_all();
@@ -407,7 +416,7 @@ void CholeskySolver::submit_solve(rt::HandleId b, rt::HandleId x, int nrhs) {
   rhs.device_b = b;
   rhs.device_x = x;
   rhs.perm = st.perm;
-  solve_stats_ = planners::submit_supernodal_solve(rt_, *sym_, *layout_, st.plan, h, rhs);
+  solve_stats_ = planners::submit_supernodal_solve(rt_, *sym_, *layout_, st.plan, h, rhs, gpu_sweeps());
 }
 
 template <class Fn>

@@ -88,7 +88,7 @@ SolvePlan plan_supernodal_solve(const cholesky::SymbolicFactor& sym, const Facto
 
 SolvePlanStats submit_supernodal_solve(rt::TaskRuntime& rt, const cholesky::SymbolicFactor& sym,
                                        const FactorLayout& layout, const SolvePlan& plan, const SolveHandles& h,
-                                       const SolveRhs& rhs) {
+                                       const SolveRhs& rhs, bool gpu_sweeps) {
   const index_t G = layout.num_groups();
   if (h.panels->size() != std::size_t(G) || h.x.size() != std::size_t(G) || h.ext.size() != std::size_t(G) ||
       plan.where.size() != std::size_t(G))
@@ -149,18 +149,67 @@ SolvePlanStats submit_supernodal_solve(rt::TaskRuntime& rt, const cholesky::Symb
     }
   };
   submit_batched(true);  // leaves first: the groups above read their external blocks
+  // Single-supernode groups on the GPU: swept together (one task for many groups) where possible.
+  std::vector<char> swept(G, 0);
   for (index_t g = 0; g < G; ++g) {
-    if (batched(g)) continue;
+    // A group reading more groups than one task takes keeps its own chain of tasks.
+    const std::size_t reads = std::max(plan.links_into[g].size(), std::size_t(plan.links_from[g + 1] - plan.links_from[g]));
+    const bool fits = reads + 8 <= rt::kMaxTaskData;
+    swept[g] = batched(g) ? 2 : gpu_sweeps && fits && !multi(g) && where(g) == rt::Where::Cuda ? 1 : 0;
+    st.swept_groups += swept[g] == 1;
+  }
+  auto link_from = [&](const SolvePlan::Link& k) {
+    return codelets::SolveLink{h.ext[k.source], plan.ext_begin[k.source], k.p0, k.p1, 0,
+                               static_cast<std::int32_t>(std::max<std::int64_t>(1, plan.next(k.source)))};
+  };
+  auto link_to = [&](const SolvePlan::Link& k) {
+    return codelets::SolveLink{h.x[k.target], 0, k.p0, k.p1, plan.col_begin[k.target], plan.rows(k.target)};
+  };
+  auto submit_sweep = [&](const std::vector<index_t>& groups, bool forward) {
+    std::vector<codelets::SweepGroup> part;
+    double top = 0;
+    auto flush = [&] {
+      if (part.empty()) return;
+      const rt::TaskOptions o{task_name(forward ? "solve_sweep_fwd_" : "solve_sweep_bwd_", part.front().g.first, 0, 1),
+                              priority(top, forward ? top_up : top_down), rt::Where::Cuda};
+      codelets::insert_solve_sweep(rt, o, forward, h.rows, h.ext_rows, h.stage, sym.n, rhs.nrhs, part);
+      count(rt::Where::Cuda);
+      part.clear();
+      top = 0;
+    };
+    for (index_t g : groups) {
+      codelets::SweepGroup sg{args(g), (*h.panels)[g], h.x[g], h.ext[g], {}};
+      if (forward) {
+        for (std::int64_t l : plan.links_into[g]) sg.links.push_back(link_from(plan.links[l]));
+      } else {
+        for (std::int64_t l = plan.links_from[g]; l < plan.links_from[g + 1]; ++l)
+          sg.links.push_back(link_to(plan.links[l]));
+      }
+      part.push_back(std::move(sg));
+      if (codelets::solve_sweep_handles(forward, h.rows, h.ext_rows, h.stage, part) > rt::kMaxTaskData) {
+        codelets::SweepGroup last = std::move(part.back());
+        part.pop_back();
+        flush();
+        part.push_back(std::move(last));
+        if (codelets::solve_sweep_handles(forward, h.rows, h.ext_rows, h.stage, part) > rt::kMaxTaskData)
+          throw InvalidArgument("supernodal solve: group " + std::to_string(g) + " reads too many groups to sweep");
+      }
+      top = std::max(top, forward ? plan.up[g] : plan.down[g]);
+    }
+    flush();
+  };
+  for (const SolveStep& step : plan_solve_steps(plan, swept, true)) {
+    if (step.sweep) {
+      submit_sweep(step.groups, true);
+      continue;
+    }
+    const index_t g = step.groups.front();
     const codelets::SolveFactorData f{(*h.panels)[g], h.rows, h.ext_rows};
     const rt::Where w = where(g);
     codelets::SolveInput in{h.stage, sym.n};
     if (host && w == rt::Where::Cpu) in = {0, sym.n, rhs.host_b, rhs.ldb, sym.perm.data()};
     std::vector<codelets::SolveLink> from;
-    for (std::int64_t l : plan.links_into[g]) {
-      const SolvePlan::Link& k = plan.links[l];
-      from.push_back({h.ext[k.source], plan.ext_begin[k.source], k.p0, k.p1, 0,
-                      static_cast<std::int32_t>(std::max<std::int64_t>(1, plan.next(k.source)))});
-    }
+    for (std::int64_t l : plan.links_into[g]) from.push_back(link_from(plan.links[l]));
     const auto parts = chunks(from, 6);  // unknowns, panels, rows, external rows, own external block, stage
     for (std::size_t c = 0; c < parts.size(); ++c) {
       const rt::TaskOptions o{task_name("solve_fwd_", g, c, parts.size()), priority(plan.up[g], top_up), w};
@@ -168,15 +217,16 @@ SolvePlanStats submit_supernodal_solve(rt::TaskRuntime& rt, const cholesky::Symb
       count(w);
     }
   }
-  for (index_t g = G - 1; g >= 0; --g) {
-    if (batched(g)) continue;
+  for (const SolveStep& step : plan_solve_steps(plan, swept, false)) {
+    if (step.sweep) {
+      submit_sweep(step.groups, false);
+      continue;
+    }
+    const index_t g = step.groups.front();
     const codelets::SolveFactorData f{(*h.panels)[g], h.rows, h.ext_rows};
     const rt::Where w = where(g);
     std::vector<codelets::SolveLink> to;
-    for (std::int64_t l = plan.links_from[g]; l < plan.links_from[g + 1]; ++l) {
-      const SolvePlan::Link& k = plan.links[l];
-      to.push_back({h.x[k.target], 0, k.p0, k.p1, plan.col_begin[k.target], plan.rows(k.target)});
-    }
+    for (std::int64_t l = plan.links_from[g]; l < plan.links_from[g + 1]; ++l) to.push_back(link_to(plan.links[l]));
     const auto parts = chunks(to, 5);  // unknowns, panels, rows, external rows, own external block
     for (std::size_t c = 0; c < parts.size(); ++c) {
       const rt::TaskOptions o{task_name("solve_bwd_", g, c, parts.size()), priority(plan.down[g], top_down), w};

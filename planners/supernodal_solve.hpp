@@ -74,12 +74,23 @@ struct SolveRhs {
 // of several supernodes placed off the CPUs needs SolveHandles::loc (batched GPU tasks).
 inline bool needs_stage(const SolvePlan& plan, index_t g) { return plan.where[g] != rt::Where::Cpu; }
 
+// One step of a sweep direction: a group's own task(s) (swept[g] 0), or a sweep over single-supernode
+// groups on the GPU (swept[g] 1) in one task per kMaxTaskData handles; groups solved elsewhere
+// (swept[g] 2, the batched subtrees) have no step. Groups in the order they are solved; without
+// swept groups the plain order (postorder forward, its reverse backward).
+struct SolveStep {
+  bool sweep;
+  std::vector<index_t> groups;
+};
+std::vector<SolveStep> plan_solve_steps(const SolvePlan& plan, const std::vector<char>& swept, bool forward);
+
 struct SolvePlanStats {
   long long tasks = 0, gpu_tasks = 0;  // gpu_tasks: restricted to CUDA
+  long long swept_groups = 0;          // single-supernode CUDA groups solved in sweep tasks
 };
 
 SolvePlanStats submit_supernodal_solve(rt::TaskRuntime& rt, const cholesky::SymbolicFactor& sym,
                                        const FactorLayout& layout, const SolvePlan& plan, const SolveHandles& h,
-                                       const SolveRhs& rhs);
+                                       const SolveRhs& rhs, bool gpu_sweeps = true);
 
 }  // namespace hetsparse::planners

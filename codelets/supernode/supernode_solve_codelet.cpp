@@ -164,6 +164,93 @@ void insert_solve_subtrees(rt::TaskRuntime& rt, const rt::TaskOptions& opt, bool
   rt.submit(std::move(s));
 }
 
+const rt::Kernel& supernode_solve_sweep_kernel() {
+  static const rt::Kernel k{"sn_solve_sweep", kCpuAndCuda};
+  return k;
+}
+
+namespace {
+
+// The buffers of a sweep in order, with their access: a handle read before the sweep writes it
+// needs its data (Read, or ReadWrite when the sweep writes it later); one the sweep writes first is
+// Write.
+struct SweepBuffers {
+  std::vector<rt::DataAccess> data;
+  std::map<rt::HandleId, std::int32_t> index;
+  std::vector<bool> read_first, written;
+  std::int32_t use(rt::HandleId h, bool write) {
+    auto [it, fresh] = index.try_emplace(h, static_cast<std::int32_t>(data.size()));
+    if (fresh) {
+      data.push_back({h, rt::Access::Read});
+      read_first.push_back(!write);
+      written.push_back(write);
+    } else if (write) {
+      written[it->second] = true;
+    }
+    return it->second;
+  }
+};
+
+SweepBuffers sweep_buffers(bool forward, rt::HandleId rows, rt::HandleId ext_rows, rt::HandleId stage,
+                           const std::vector<SweepGroup>& groups, std::vector<SolveSweepItem>* items) {
+  SweepBuffers b;
+  b.use(rows, false);
+  b.use(ext_rows, false);
+  if (forward) b.use(stage, false);
+  for (const SweepGroup& sg : groups) {
+    const SolveGroupArgs& g = sg.g;
+    SolveSweepItem it{g.top, g.ext_offset, 0, 0, 0, -1, g.c0, g.c1, g.next, 0, 0, 0, 0, 0};
+    it.panels = b.use(sg.panels, false);
+    std::vector<SolveSweepItem> links;
+    for (const SolveLink& l : sg.links) {  // read before the group writes anything
+      SolveSweepItem li{};
+      li.kind = 1;
+      li.x = b.use(l.handle, false);
+      li.ext_offset = l.src_ext_offset;
+      li.p0 = l.p0;
+      li.p1 = l.p1;
+      li.lc0 = l.c0;
+      li.ld = l.ld;
+      links.push_back(li);
+    }
+    // Forward: x overwritten from the stage; backward: x read (the forward's result) and solved.
+    it.x = b.use(sg.x, forward);
+    if (!forward) b.written[it.x] = true;
+    if (g.next > 0) it.ext = b.use(sg.ext, true);
+    if (items) {
+      items->push_back(it);
+      items->insert(items->end(), links.begin(), links.end());
+    }
+  }
+  for (std::size_t i = 0; i < b.data.size(); ++i)
+    if (b.written[i]) b.data[i].mode = b.read_first[i] ? rt::Access::ReadWrite : rt::Access::Write;
+  return b;
+}
+
+}  // namespace
+
+std::size_t solve_sweep_handles(bool forward, rt::HandleId rows, rt::HandleId ext_rows, rt::HandleId stage,
+                                const std::vector<SweepGroup>& groups) {
+  return sweep_buffers(forward, rows, ext_rows, stage, groups, nullptr).data.size();
+}
+
+void insert_solve_sweep(rt::TaskRuntime& rt, const rt::TaskOptions& opt, bool forward, rt::HandleId rows,
+                        rt::HandleId ext_rows, rt::HandleId stage, int ldn, int nrhs,
+                        const std::vector<SweepGroup>& groups) {
+  for (const SweepGroup& sg : groups)
+    if (sg.g.last != sg.g.first + 1 || (sg.g.next > 0 && sg.ext == 0))
+      throw InvalidArgument("insert_solve_sweep: task '" + opt.name + "' has a group of several supernodes or " +
+                            "without its external block");
+  rt::TaskSpec s = rt::make_task(supernode_solve_sweep_kernel(), opt, 0.0);
+  std::vector<SolveSweepItem> items;
+  SweepBuffers b = sweep_buffers(forward, rows, ext_rows, stage, groups, &items);
+  if (b.data.size() > rt::kMaxTaskData)
+    throw InvalidArgument("insert_solve_sweep: task '" + opt.name + "' takes more than kMaxTaskData handles");
+  s.data = std::move(b.data);
+  s.set_args(SolveSweepHeader{forward, nrhs, ldn, static_cast<std::int32_t>(items.size())}, items);
+  rt.submit(std::move(s));
+}
+
 void insert_supernode_assemble(rt::TaskRuntime& rt, const rt::TaskOptions& opt, rt::HandleId group,
                                rt::HandleId values, rt::HandleId positions, const AssembleArgs& a) {
   rt::TaskSpec s = rt::make_task(supernode_assemble_kernel(), opt, 0.0);

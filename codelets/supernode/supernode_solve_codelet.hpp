@@ -106,6 +106,37 @@ void insert_solve_subtrees(rt::TaskRuntime& rt, const rt::TaskOptions& opt, bool
                            rt::HandleId ext_rows, rt::HandleId loc, rt::HandleId stage, int ldn, int nrhs,
                            const std::vector<SubtreeSolveGroup>& groups);
 
+// A sweep: single-supernode groups solved one after another in one task (on the GPU: the per-group
+// kernels queued on the task's stream, one task instead of one per group and direction). Groups in
+// the order given (sources before targets forward, targets before sources backward); each group's
+// links name the groups it reads, inside the sweep (solved earlier in it) or outside (submitted
+// before it). Forward: x from the stage (init), contributions subtracted, panel solved, ext written.
+// Backward: ext gathered from the targets' unknowns, panel solved on x.
+struct SweepGroup {
+  SolveGroupArgs g;  // g.top: the group's one supernode
+  rt::HandleId panels, x, ext;  // ext 0 when g.next == 0
+  std::vector<SolveLink> links;
+};
+struct SolveSweepHeader {  // followed by `count` SolveSweepItem
+  std::int32_t forward, nrhs, ldn, count;
+};
+// A group (kind 0), then its links (kind 1) naming the buffer they read.
+struct SolveSweepItem {
+  PanelLocation top;
+  std::int64_t ext_offset;
+  std::int32_t kind, x, panels, ext, c0, c1, next, p0, p1, lc0, ld, pad;
+};
+const rt::Kernel& supernode_solve_sweep_kernel();
+// rows, ext_rows, stage (forward: Read) first, then per group and link one buffer per distinct
+// handle, with the access the sweep needs (a handle written in the sweep before it is read there is
+// Write, not ReadWrite). Throws when more than kMaxTaskData handles would be needed.
+void insert_solve_sweep(rt::TaskRuntime& rt, const rt::TaskOptions& opt, bool forward, rt::HandleId rows,
+                        rt::HandleId ext_rows, rt::HandleId stage, int ldn, int nrhs,
+                        const std::vector<SweepGroup>& groups);
+// The handles such a sweep task over `groups` takes (for cutting long sweeps into tasks).
+std::size_t solve_sweep_handles(bool forward, rt::HandleId rows, rt::HandleId ext_rows, rt::HandleId stage,
+                                const std::vector<SweepGroup>& groups);
+
 // Forward step of a group on x (its unknowns): init copies its right-hand side in (x Write, else
 // ReadWrite), then the contributions `from` are subtracted, then (solve) the group is solved and its
 // external block `ext` (0 for a root) written. A CUDA task needs a group of one supernode.

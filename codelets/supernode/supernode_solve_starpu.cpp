@@ -244,10 +244,83 @@ struct SubtreeTasks {
   }
 };
 
+// One group of a sweep task at a time, the same kernels as its own forward / backward task.
+struct SweepStep {
+  const SolveSweepItem& it;
+  const double* panels;
+  double* x;
+  double* ext;
+  int n, ldc;
+  const std::vector<kernels::SolveMove>& moves;
+};
+struct SweepTasks {
+  template <class Step>
+  static void each(void* b[], void* cl_arg, Step&& step) {
+    const auto h = rt::task_args<SolveSweepHeader>(cl_arg);
+    const auto items = rt::task_items<SolveSweepHeader, SolveSweepItem>(cl_arg, h.count);
+    const auto* ext_rows = rt::vector_ptr<const std::int32_t>(b[1]);
+    std::vector<kernels::SolveMove> moves;
+    for (std::size_t i = 0; i < items.size();) {
+      const SolveSweepItem& it = items[i];
+      double* x = rt::vector_ptr<double>(b[it.x]);
+      double* ext = it.ext >= 0 ? rt::vector_ptr<double>(b[it.ext]) : nullptr;
+      const int n = it.c1 - it.c0, ldc = std::max(1, it.next);
+      moves.clear();
+      for (++i; i < items.size() && items[i].kind == 1; ++i) {
+        const SolveSweepItem& l = items[i];
+        double* other = rt::vector_ptr<double>(b[l.x]);
+        if (h.forward) {  // the source's external block into x
+          moves.push_back({other, ext_rows + l.ext_offset, x, l.p0, l.p1, l.ld, it.c0, n, n});
+        } else {  // the target's unknowns into ext
+          moves.push_back({ext, ext_rows + it.ext_offset, other, l.p0, l.p1, ldc, l.lc0, l.ld, l.ld});
+        }
+      }
+      step(h, SweepStep{it, rt::vector_ptr<const double>(b[it.panels]), x, ext, n, ldc, moves});
+    }
+  }
+  static void cpu(void* b[], void* cl_arg) {
+    const auto* rows = rt::vector_ptr<const std::int32_t>(b[0]);
+    const auto* ext_rows = rt::vector_ptr<const std::int32_t>(b[1]);
+    each(b, cl_arg, [&](const SolveSweepHeader& h, const SweepStep& s) {
+      const kernels::SolveGroup g{&s.it.top, rows, s.panels, ext_rows + s.it.ext_offset, 0, 1, s.it.c0, s.it.c1,
+                                  s.it.next, 0};
+      double* work = cpu_work(kernels::supernode_group_solve_work_doubles(g, h.nrhs));
+      const int count = static_cast<int>(s.moves.size());
+      if (h.forward) {
+        kernels::supernode_solve_permute_cpu(rt::vector_ptr<const double>(b[2]) + s.it.c0, h.ldn, nullptr, s.n,
+                                             h.nrhs, s.x, s.n);
+        kernels::supernode_solve_subtract_cpu(s.moves.data(), count, h.nrhs);
+        kernels::supernode_group_forward_cpu(g, s.x, s.n, s.ext, s.ldc, h.nrhs, work);
+      } else {
+        kernels::supernode_solve_gather_cpu(s.moves.data(), count, h.nrhs);
+        kernels::supernode_group_backward_cpu(g, s.x, s.n, s.ext, s.ldc, h.nrhs, work);
+      }
+    });
+  }
+  static void cuda(void* b[], void* cl_arg) {
+    cudaStream_t stream = rt::cuda::local_stream();
+    cublasHandle_t handle = rt::cuda::local_cublas();
+    each(b, cl_arg, [&](const SolveSweepHeader& h, const SweepStep& s) {
+      const kernels::ConstPanelRef p{s.panels, nullptr, s.it.top.nrows, s.it.top.ncols, s.it.top.first_col};
+      const int count = static_cast<int>(s.moves.size());
+      if (h.forward) {
+        kernels::supernode_solve_permute_cuda(stream, rt::vector_ptr<const double>(b[2]) + s.it.c0, h.ldn, nullptr,
+                                              s.n, h.nrhs, s.x, s.n);
+        kernels::supernode_solve_subtract_cuda(stream, s.moves.data(), count, h.nrhs);
+        kernels::supernode_panel_forward_cuda(handle, stream, p, s.x, s.n, s.ext, s.ldc, h.nrhs);
+      } else {
+        kernels::supernode_solve_gather_cuda(stream, s.moves.data(), count, h.nrhs);
+        kernels::supernode_panel_backward_cuda(handle, stream, p, s.x, s.n, s.ext, s.ldc, h.nrhs);
+      }
+    });
+  }
+};
+
 }  // namespace
 
 void bind_supernode_solve(rt::StarpuBindings& b) {
   b.bind<SubtreeTasks>(supernode_solve_subtrees_kernel());
+  b.bind<SweepTasks>(supernode_solve_sweep_kernel());
   b.bind<ForwardTasks>(supernode_solve_forward_kernel());
   b.bind<BackwardTasks>(supernode_solve_backward_kernel());
   b.bind<CollectTasks>(supernode_solve_collect_kernel());

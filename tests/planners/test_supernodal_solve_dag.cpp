@@ -5,11 +5,13 @@
 // handles) says.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <map>
 #include <set>
 
 #include "symbolic/analysis.hpp"
 #include "planners/supernodal_cholesky.hpp"
+#include "codelets/supernode/supernode_solve_codelet.hpp"
 #include "planners/supernodal_solve.hpp"
 #include "runtime/recording_runtime.hpp"
 #include "sparse/convert.hpp"
@@ -31,7 +33,8 @@ struct SolveRecord {
   std::size_t first_task = 0;  // the solve's tasks start here
 };
 
-void record_solve(SolveRecord& rec, const Csr& A, double subtree_max, int nrhs, bool device, int cuda_workers = 1) {
+void record_solve(SolveRecord& rec, const Csr& A, double subtree_max, int nrhs, bool device, int cuda_workers = 1,
+                  bool sweeps = false) {
   rec.r.set_cuda_workers(cuda_workers);
   rec.sym = cholesky::analyze(triangle(A, Triangle::Lower));
   rec.layout = planners::plan_factor_layout(rec.sym, subtree_max);
@@ -66,7 +69,7 @@ void record_solve(SolveRecord& rec, const Csr& A, double subtree_max, int nrhs, 
     rhs.host_b = rec.b.data();
     rhs.ldb = rec.sym.n;
   }
-  planners::submit_supernodal_solve(rec.r, rec.sym, rec.layout, rec.plan, rec.h, rhs);
+  planners::submit_supernodal_solve(rec.r, rec.sym, rec.layout, rec.plan, rec.h, rhs, sweeps);
 }
 
 bool reads(const rt::TaskSpec& t, rt::HandleId h) {
@@ -215,6 +218,20 @@ TEST(SupernodalSolveDag, LongLinkListsBecomeChains) {
     const auto& t = rec.r.tasks()[i];
     EXPECT_LE(t.spec.data.size(), rt::kMaxTaskData) << t.spec.name;
   }
+  // Swept: every GPU group of one supernode in the sweeps but the wide one, which keeps its chain.
+  {
+    SolveRecord swept;
+    record_solve(swept, laplacian_2d(300, 300), 0.0, 1, false, 1, true);
+    int sweeps = 0, chained = 0;
+    for (std::size_t i = swept.first_task; i < swept.r.tasks().size(); ++i) {
+      const auto& t = swept.r.tasks()[i];
+      EXPECT_LE(t.spec.data.size(), rt::kMaxTaskData) << t.spec.name;
+      sweeps += t.kernel == "sn_solve_sweep";
+      chained += t.spec.name.find("solve_fwd_") == 0 && t.spec.name.find('_', 10) != std::string::npos;
+    }
+    EXPECT_GT(sweeps, 0);
+    EXPECT_GT(chained, 0);
+  }
 }
 
 // Leaf subtrees placed on Cuda with a locations handle: batched tasks (each subtree group in exactly
@@ -269,7 +286,7 @@ TEST(SupernodalSolveDag, SubtreesOnTheGpuAreBatched) {
         if (!forward && !first_batched_bwd) first_batched_bwd = i;
         for (const auto& d : t.spec.data)
           if (group_of_x.count(d.handle)) ++(forward ? fwd : bwd)[group_of_x.at(d.handle)];
-      } else if (t.kernel == "sn_solve_forward") {
+      } else if (t.kernel == "sn_solve_forward" || t.kernel == "sn_solve_sweep") {
         last_fwd = i;
       } else if (t.kernel == "sn_solve_store" && t.spec.data[0].handle == h.stage) {
         last_store = i;
@@ -287,6 +304,83 @@ TEST(SupernodalSolveDag, SubtreesOnTheGpuAreBatched) {
     EXPECT_TRUE(std::binary_search(deps.begin(), deps.end(), last_store));
   }
 }
+
+// GPU groups of one supernode swept together: each group solved once per direction (in its own task
+// or as an item of a sweep task on CUDA), after every group it reads (earlier in the same sweep, or
+// in a task the sweep depends on), and far fewer tasks than groups.
+class SupernodalSolveSweeps : public ::testing::TestWithParam<std::tuple<double, int, bool>> {};
+
+TEST_P(SupernodalSolveSweeps, SweptGroupsFollowTheLinks) {
+  const auto [subtree_max, nrhs, device] = GetParam();
+  SolveRecord rec;
+  record_solve(rec, laplacian_3d(14, 13, 12), subtree_max, nrhs, device, 1, true);
+  const auto& tasks = rec.r.tasks();
+  const index_t G = rec.layout.num_groups();
+  const planners::SolvePlan& plan = rec.plan;
+  std::map<rt::HandleId, index_t> group_of_x;
+  for (index_t g = 0; g < G; ++g) group_of_x[rec.h.x[g]] = g;
+  using Pos = std::pair<std::size_t, int>;  // task, item
+  std::map<index_t, Pos> fwd, bwd;
+  int sweeps = 0, swept = 0;
+  for (std::size_t i = rec.first_task; i < tasks.size(); ++i) {
+    const auto& t = tasks[i];
+    if (t.kernel == "sn_solve_forward" || t.kernel == "sn_solve_backward") {
+      const index_t g = group_of_x.at(t.spec.data[0].handle);
+      EXPECT_NE(plan.where[g], rt::Where::Cuda) << t.spec.name;  // CUDA groups are swept
+      (t.kernel == "sn_solve_forward" ? fwd : bwd)[g] = {i, 0};  // the chain's last task solves
+    } else if (t.kernel == "sn_solve_sweep") {
+      ++sweeps;
+      EXPECT_EQ(t.spec.where, rt::Where::Cuda);
+      EXPECT_LE(t.spec.data.size(), rt::kMaxTaskData);
+      codelets::SolveSweepHeader hd;
+      ASSERT_GE(t.spec.args.size(), sizeof(hd));
+      std::memcpy(&hd, t.spec.args.data(), sizeof(hd));
+      ASSERT_EQ(t.spec.args.size(), sizeof(hd) + hd.count * sizeof(codelets::SolveSweepItem));
+      EXPECT_EQ(hd.nrhs, nrhs);
+      for (int k = 0; k < hd.count; ++k) {
+        codelets::SolveSweepItem it;
+        std::memcpy(&it, t.spec.args.data() + sizeof(hd) + k * sizeof(it), sizeof(it));
+        if (it.kind != 0) continue;
+        const auto& d = t.spec.data.at(it.x);
+        const index_t g = group_of_x.at(d.handle);
+        EXPECT_EQ(plan.where[g], rt::Where::Cuda);
+        EXPECT_EQ(rec.layout.group_begin[g + 1] - rec.layout.group_begin[g], 1);
+        EXPECT_EQ(d.mode, hd.forward ? rt::Access::Write : rt::Access::ReadWrite) << t.spec.name;
+        EXPECT_TRUE((hd.forward ? fwd : bwd).emplace(g, Pos{i, k}).second) << "group " << g << " swept twice";
+        swept += hd.forward;
+        if (hd.forward) {
+          EXPECT_TRUE(reads(t.spec, rec.h.stage));
+        }
+      }
+    }
+  }
+  auto depends = [&](std::size_t later, std::size_t earlier) {
+    const auto& d = tasks[later].deps;
+    return std::binary_search(d.begin(), d.end(), earlier);
+  };
+  // Swept or not, one solve per group and direction, after what it reads.
+  ASSERT_EQ(static_cast<index_t>(fwd.size()), G);
+  ASSERT_EQ(static_cast<index_t>(bwd.size()), G);
+  for (const auto& k : plan.links) {
+    EXPECT_LT(fwd[k.source], fwd[k.target]) << k.source << " -> " << k.target;
+    if (fwd[k.source].first != fwd[k.target].first && plan.links_into[k.target].size() + 6 <= rt::kMaxTaskData) {
+      EXPECT_TRUE(depends(fwd[k.target].first, fwd[k.source].first)) << k.source << " -> " << k.target;
+    }
+    EXPECT_LT(bwd[k.target], bwd[k.source]) << k.source << " -> " << k.target;
+  }
+  for (index_t g = 0; g < G; ++g) EXPECT_LT(fwd[g].first, bwd[g].first);
+  int cuda_groups = 0;
+  for (index_t g = 0; g < G; ++g)
+    cuda_groups += plan.where[g] == rt::Where::Cuda && rec.layout.group_begin[g + 1] - rec.layout.group_begin[g] == 1;
+  EXPECT_EQ(swept, cuda_groups);
+  if (cuda_groups > 4) {
+    EXPECT_LT(sweeps, cuda_groups);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, SupernodalSolveSweeps,
+                         ::testing::Combine(::testing::Values(0.0, 2e5, -1.0), ::testing::Values(1, 5),
+                                            ::testing::Bool()));
 
 }  // namespace
 }  // namespace hetsparse::test
