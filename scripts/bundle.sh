@@ -52,6 +52,7 @@ mkdir -p "$OUT/share/hetsparse"  # the trained models, found from bin/ as in an 
 cp "$ROOT"/data/*.tsv "$OUT/share/hetsparse/" 2>/dev/null || true
 cp "$ROOT/scripts/run_gpu.sh" "$OUT/run_gpu.sh"
 cp "$ROOT/scripts/openblas_env.sh" "$OUT/openblas_env.sh"
+cp -r "$ROOT/tests/fuzz/corpus" "$OUT/data/fuzz-corpus"  # test_bad_input_starpu replays it
 mkdir -p "$OUT/bench.d"
 cp "$ROOT"/scripts/bench.d/*.sh "$OUT/bench.d/"
 chmod +x "$OUT/run_gpu.sh" "$OUT"/bench.d/*.sh

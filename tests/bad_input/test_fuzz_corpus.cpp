@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -17,9 +18,19 @@
 namespace hetsparse::test {
 namespace {
 
+// $HETSPARSE_FUZZ_CORPUS where the tests run away from the source tree (a bundle on a GPU machine),
+// else the source tree's folder.
+std::string corpus_dir() {
+  const char* env = std::getenv("HETSPARSE_FUZZ_CORPUS");
+  return env && *env ? env : HETSPARSE_FUZZ_CORPUS;
+}
+
+// Empty when the folder is missing: CorpusIsThere then says where it was looked for.
 std::vector<std::string> corpus_files() {
   std::vector<std::string> files;
-  for (const auto& entry : std::filesystem::directory_iterator(HETSPARSE_FUZZ_CORPUS))
+  std::error_code ec;
+  if (!std::filesystem::is_directory(corpus_dir(), ec)) return files;
+  for (const auto& entry : std::filesystem::directory_iterator(corpus_dir()))
     if (entry.is_regular_file()) files.push_back(entry.path().filename().string());
   std::sort(files.begin(), files.end());
   return files;
@@ -30,7 +41,7 @@ std::string outcome(const std::string& file) {
   ScopedEnv env;
   env.set("HETSPARSE_MEMORY_LIMIT", "16M");  // as tests/fuzz/matrix_market_fuzzer.cpp
   try {
-    validate(load_matrix(std::string(HETSPARSE_FUZZ_CORPUS) + "/" + file));
+    validate(load_matrix(corpus_dir() + "/" + file));
     return "ok";
   } catch (const ParseError&) {
     return "ParseError";
@@ -54,6 +65,12 @@ std::string test_name(const ::testing::TestParamInfo<std::string>& file) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Replay, FuzzCorpus, ::testing::ValuesIn(corpus_files()), test_name);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(FuzzCorpus);
+
+TEST(FuzzCorpusSeeds, CorpusIsThere) {
+  EXPECT_FALSE(corpus_files().empty()) << "no fuzz corpus in " << corpus_dir()
+                                       << " (set HETSPARSE_FUZZ_CORPUS to the folder tests/fuzz/corpus)";
+}
 
 TEST(FuzzCorpusSeeds, NamedSeedsEndAsExpected) {
   for (const char* good : {"real_general.mtx", "real_symmetric.mtx", "integer.mtx", "pattern_symmetric.mtx",
