@@ -1,0 +1,50 @@
+// The state a CholeskySolver keeps for its solves (private to cholesky/: the solver's two source files).
+#pragma once
+#include <exception>
+#include <vector>
+
+#include "planners/supernodal_solve.hpp"
+#include "runtime/task_runtime.hpp"
+
+namespace hetsparse::cholesky {
+
+// The solve's plan over the current layout and the handles it reuses from call to call (those of
+// the unknowns are sized for nrhs right-hand sides).
+struct SolveState {
+  rt::TaskRuntime& rt;
+  planners::SolvePlan plan;
+  rt::HandleId ext_rows = 0, perm = 0, loc = 0;  // loc: only when subtrees are solved on the GPU
+  int nrhs = 0;
+  std::vector<rt::HandleId> x, ext;
+  std::vector<double> stage;  // host solves: the right-hand side in the factor's order, GPU groups' rows
+  rt::HandleId stage_handle = 0, device_stage = 0;
+  bool any_stage = false;
+  bool placed = false;  // plan.where follows where the last factorization left the panels
+
+  explicit SolveState(rt::TaskRuntime& r) : rt(r) {}
+  ~SolveState() {
+    try {
+      release_blocks();
+      if (ext_rows) rt.unregister(ext_rows);
+      if (perm) rt.unregister(perm);
+      if (loc) rt.unregister(loc);
+    } catch (const std::exception&) {
+      // the runtime was shut down first: its shutdown unregistered these handles
+    }
+  }
+  void release_blocks() {
+    for (auto& v : {&x, &ext})
+      for (rt::HandleId h : *v)
+        if (h) rt.discard(h);
+    x.clear();
+    ext.clear();
+    for (rt::HandleId* h : {&stage_handle, &device_stage})
+      if (*h) {
+        rt.discard(*h);
+        *h = 0;
+      }
+    nrhs = 0;
+  }
+};
+
+}  // namespace hetsparse::cholesky

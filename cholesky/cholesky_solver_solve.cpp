@@ -1,0 +1,144 @@
+// CholeskySolver's solves: the supernodal solve's task graph placed where the factorization left
+// each group's panels, on host matrices (solve) or on handles the runtime holds (submit_solve).
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <string>
+
+#include "cholesky/cholesky_solve_state.hpp"
+#include "cholesky/cholesky_solver.hpp"
+#include "cholesky/numeric/panel_storage.hpp"
+#include "codelets/supernode/supernode_solve_codelet.hpp"
+#include "hetsparse/error.hpp"
+#include "planners/supernodal_solve.hpp"
+#include "sparse/host_threads.hpp"
+
+namespace hetsparse::cholesky {
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// The largest subtree group the GPU solves: one thread block walks it supernode by supernode, which
+// is fine for a leaf subtree and far slower than a CPU for a whole 2D factor (docs/benchmarks.md).
+constexpr index_t kMaxBlockSolveColumns = 65536;
+}  // namespace
+
+SolveState& CholeskySolver::solve_state(int nrhs) {
+  const SymbolicFactor& sym = *sym_;
+  const planners::FactorLayout& layout = *layout_;
+  if (!solve_) {
+    solve_ = std::make_unique<SolveState>(rt_);
+    solve_->plan = planners::plan_supernodal_solve(sym, layout, homes_);
+    auto& ext = solve_->plan.ext_rows;
+    solve_->ext_rows = rt_.register_vector({ext.empty() ? static_cast<void*>(&solve_->nrhs) : ext.data(),
+                                            std::max<std::size_t>(1, ext.size()), sizeof(std::int32_t), -1, false});
+    solve_->perm = rt_.register_vector({const_cast<index_t*>(sym.perm.data()), std::max<std::size_t>(1, sym.perm.size()),
+                                        sizeof(index_t), -1, false});
+  }
+  SolveState& st = *solve_;
+  if (!st.placed) {
+    // Each group's solve tasks where its panels are now: an Any-home group's factorization tasks
+    // went where the scheduler put them, so its solve follows its valid copy (the host's, or the
+    // GPU's); without CUDA workers everything is a CPU group reading the host b directly.
+    const bool gpu = rt_.cuda_workers() > 0;
+    // Leaf subtrees on the GPU too (HETSPARSE_GPU_SUBTREES=0: on the CPUs where they were
+    // factored): their panels are copied there once, at the first solve, and stay (read only). On
+    // the H100 node 14 CPU workers stream subtree panels at ~0.5 GB/s each (docs/benchmarks.md).
+    const char* env = std::getenv("HETSPARSE_GPU_SUBTREES");
+    const bool gpu_subtrees = gpu && !(env && std::string(env) == "0");
+    if (gpu_subtrees && !st.loc)
+      st.loc = rt_.register_vector({const_cast<codelets::PanelLocation*>(layout.loc.data()), layout.loc.size(),
+                                    sizeof(codelets::PanelLocation), -1, false});
+    st.any_stage = false;
+    for (index_t g = 0; g < layout.num_groups(); ++g) {
+      rt::Where w = gpu ? homes_[g] : rt::Where::Cpu;
+      const bool multi = layout.group_begin[g + 1] - layout.group_begin[g] > 1;
+      // Batched on the GPU, or CPU tasks. The GPU kernel walks a group with one thread block, so a
+      // group as big as a whole 2D factor (the planner gives those to the GPU whole) would take
+      // seconds there: such a group is solved on the CPUs (StarPU brings its panels home once).
+      if (layout.subtree[g] && multi)
+        w = gpu_subtrees && st.plan.rows(g) <= kMaxBlockSolveColumns ? rt::Where::Cuda : rt::Where::Cpu;
+      if (w == rt::Where::Any) w = rt_.valid_on_host(reg_->group[g]) ? rt::Where::Cpu : rt::Where::Cuda;
+      st.plan.where[g] = w;
+      st.any_stage = st.any_stage || planners::needs_stage(st.plan, g);
+    }
+    st.placed = true;
+  }
+  if (st.nrhs != nrhs) {
+    st.release_blocks();
+    const planners::SolvePlan& plan = st.plan;
+    for (index_t g = 0; g < layout.num_groups(); ++g) {
+      st.x.push_back(rt_.register_temporary(std::size_t(plan.rows(g)) * nrhs, sizeof(double)));
+      st.ext.push_back(plan.next(g) > 0 ? rt_.register_temporary(std::size_t(plan.next(g)) * nrhs, sizeof(double)) : 0);
+    }
+    if (rt_.cuda_workers() > 0) {  // some group may read its right-hand side off the host
+      st.stage.assign(std::size_t(sym.n) * nrhs, 0.0);
+      st.stage_handle = rt_.register_vector({st.stage.data(), st.stage.size(), sizeof(double)});
+    }
+    st.device_stage = rt_.register_temporary(std::size_t(sym.n) * nrhs, sizeof(double));
+    st.nrhs = nrhs;
+  }
+  return st;
+}
+
+namespace {
+// The GPU groups' solve steps swept together, one task for many groups (HETSPARSE_GPU_SWEEPS=0: one
+// task per group and direction, for comparison).
+bool gpu_sweeps() {
+  const char* env = std::getenv("HETSPARSE_GPU_SWEEPS");
+  return !(env && std::string(env) == "0");
+}
+}  // namespace
+
+void CholeskySolver::solve(double* B, int nrhs, int ldb) {
+  require_factor("solve()");
+  const SymbolicFactor& sym = *sym_;
+  if (nrhs < 1 || ldb < sym.n || B == nullptr) throw InvalidArgument("Cholesky solve: need nrhs >= 1 and ldb >= n");
+  auto t = std::chrono::steady_clock::now();
+  solve_times_ = SolveTimes{};
+  SolveState& st = solve_state(nrhs);
+  solve_times_.setup_s = seconds_since(t);
+  t = std::chrono::steady_clock::now();
+  const planners::SolvePlan& plan = st.plan;
+  if (st.any_stage) {  // the rows of the groups whose tasks may run on a GPU, in the factor's order
+    rt::HostAccess w(rt_, st.stage_handle, rt::Access::Write);
+    rt::PausedWorkers paused(rt_);  // a gather over n x nrhs entries: all cores
+    parallel_chunks(static_cast<std::size_t>(layout_->num_groups()), 1, [&](std::size_t g0, std::size_t g1) {
+      for (std::size_t g = g0; g < g1; ++g) {
+        if (!planners::needs_stage(plan, static_cast<index_t>(g))) continue;
+        for (int r = 0; r < nrhs; ++r)
+          for (index_t i = plan.col_begin[g]; i < plan.col_begin[g + 1]; ++i)
+            st.stage[i + std::size_t(r) * sym.n] = B[sym.perm[i] + std::size_t(r) * ldb];
+      }
+    });
+  }
+  const planners::SolveHandles h{&reg_->group, reg_->rows, st.ext_rows, st.x, st.ext, st.stage_handle, st.loc};
+  planners::SolveRhs rhs;
+  rhs.nrhs = nrhs;
+  rhs.host_b = B;
+  rhs.ldb = ldb;
+  solve_times_.stage_s = seconds_since(t);
+  t = std::chrono::steady_clock::now();
+  solve_stats_ = planners::submit_supernodal_solve(rt_, sym, *layout_, plan, h, rhs, gpu_sweeps());
+  solve_times_.submit_s = seconds_since(t);
+  t = std::chrono::steady_clock::now();
+  rt_.wait_all();
+  solve_times_.wait_s = seconds_since(t);
+}
+
+void CholeskySolver::submit_solve(rt::HandleId b, rt::HandleId x, int nrhs) {
+  require_factor("submit_solve()");
+  if (nrhs < 1 || b == 0 || x == 0) throw InvalidArgument("Cholesky submit_solve: need nrhs >= 1 and two handles");
+  SolveState& st = solve_state(nrhs);
+  const planners::SolveHandles h{&reg_->group, reg_->rows, st.ext_rows, st.x, st.ext, st.device_stage, st.loc};
+  planners::SolveRhs rhs;
+  rhs.nrhs = nrhs;
+  rhs.device_b = b;
+  rhs.device_x = x;
+  rhs.perm = st.perm;
+  solve_stats_ = planners::submit_supernodal_solve(rt_, *sym_, *layout_, st.plan, h, rhs, gpu_sweeps());
+}
+
+}  // namespace hetsparse::cholesky
