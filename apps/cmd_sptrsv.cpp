@@ -77,7 +77,7 @@ int cmd_sptrsv(int argc, char** argv) {
   p.option("triangle", "lower|upper", "which triangle of the input is T", "lower")
       .flag("unit", "T has a unit diagonal (stored diagonal entries are ignored)")
       .option("variant", "NAME|auto",
-              "scheme for solves on a CUDA worker: a GPU variant, cusparse, ag:key=val,..., powK:BASE (K = 2, 4, 8, 16) or auto", "auto")
+              "scheme for solves on a CUDA worker: a GPU variant, cusparse, clusterlevels[:key=val,...], ag:key=val,..., powK:BASE (K = 2, 4, 8, 16) or auto", "auto")
       .option("select", "search|model",
               "how auto chooses (default: model if one is trained for this GPU, else search)", "default")
       .option("device", "auto|any|cpu|gpu",

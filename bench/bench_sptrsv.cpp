@@ -260,6 +260,7 @@ int main(int argc, char** argv) try {
       .option("runs", "N", "timed solves per variant (the median is reported)", "20")
       .option("warmups", "N", "untimed solves before them", "3")
       .option("ag", "S1;S2;...", "the AG-SpTRSV schemes to time (default: a fixed set of four)", "")
+      .option("schemes", "S1;S2;...", "more schemes to time, e.g. clusterlevels:blocks=8;pow2:clusterlevels", "")
       .option("perfmodel-dir", "DIR", "where the trained scheme model is looked for (as the runtime's)", "")
       .flag("no-auto", "skip the auto search / model comparison")
       .flag("no-pow", "skip the powered schemes (powK:BASE)")
@@ -278,6 +279,10 @@ int main(int argc, char** argv) try {
   const std::vector<std::string> ag = p.get("ag").empty() ? kAgSchemes : cli::split_list(p.get("ag"), ';');
   options.schemes.insert(options.schemes.end(), ag.begin(), ag.end());
   options.schemes.emplace_back("cusparse");
+  options.schemes.emplace_back("clusterlevels");
+  for (const std::string& extra : cli::split_list(p.get("schemes"), ';'))
+    if (std::find(options.schemes.begin(), options.schemes.end(), extra) == options.schemes.end())
+      options.schemes.push_back(extra);
 
   std::string device, reason, fastest;
   const double latency_ms = measure_level_latency_ms(options.timing, device, reason, fastest);

@@ -1,5 +1,6 @@
 // A "scheme" is a string naming one way to solve T x = b on a GPU: a kernels::gpu_variants() name,
-// "cusparse" (cuSPARSE SpSV), "ag" / "ag:key=val,..." (an AG-SpTRSV code variant, kernels::AgSolver),
+// "cusparse" (cuSPARSE SpSV), "clusterlevels[:key=val,...]" (kernels::ClusterLevelsSolver: deep,
+// narrow DAGs inside one thread-block cluster), "ag" / "ag:key=val,..." (an AG-SpTRSV code variant, kernels::AgSolver),
 // or "powK:BASE" (K = 2, 4, 8, 16): the powered form of the system (powered_triangle.hpp), its
 // right-hand-side passes then BASE (any scheme but another pow) on the triangle I - M^K.
 // PreparedScheme does the scheme's preparation once (cuSPARSE analysis buffer, AG plan; nothing for
@@ -21,7 +22,7 @@
 
 namespace hetsparse::sptrsv {
 
-enum class SchemeKind { Variant, Cusparse, Ag, Powered };
+enum class SchemeKind { Variant, Cusparse, ClusterLevels, Ag, Powered };
 
 // The kind of a scheme this build can run. InvalidArgument naming the scheme when it is unknown
 // (listing the known ones), when an "ag:" string does not parse, for a pow with a power other than
@@ -31,9 +32,9 @@ SchemeKind check_scheme(const std::string& scheme);
 // kernels::gpu_variants() in CUDA builds, empty otherwise.
 std::vector<std::string> plain_variant_names();
 
-// The search space for "auto" (search mode): every plain variant, cusparse, the powered forms of
-// long-chained matrices with short rows (at least kPoweredMinLevels levels, rows of at most
-// kPoweredMaxRow entries: K = 2..16 over cusparse, syncfree_levelorder and yuenyeung_levelorder;
+// The search space for "auto" (search mode): every plain variant, cusparse, clusterlevels, the powered
+// forms of long-chained matrices with short rows (at least kPoweredMinLevels levels, rows of at most
+// kPoweredMaxRow entries: K = 2..16 over cusparse, syncfree_levelorder, yuenyeung_levelorder and clusterlevels;
 // capellini trailed them by 2-4x on the Laplacians), then the pruned AG
 // space for this matrix (kernels::ag_search_space). Empty without CUDA.
 constexpr std::int64_t kPoweredMinLevels = 64;

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "kernels/sptrsv/sptrsv_ag.hpp"
+#include "kernels/sptrsv/sptrsv_cluster_levels.hpp"
 #include "kernels/sptrsv/sptrsv_cusparse.hpp"
 #include "hetsparse/error.hpp"
 #include "sptrsv/ag/ag_plan.hpp"
@@ -30,6 +31,10 @@ SchemeKind check_scheme(const std::string& scheme) {
     return SchemeKind::Powered;
   }
   if (scheme == "cusparse") return SchemeKind::Cusparse;
+  if (kernels::is_cluster_levels_scheme(scheme)) {
+    kernels::parse_cluster_levels_scheme(scheme);  // InvalidArgument naming the key
+    return SchemeKind::ClusterLevels;
+  }
   if (scheme == "ag" || scheme.rfind("ag:", 0) == 0) {
     try {
       ag::validate(ag::parse_ag_scheme(scheme));
@@ -43,7 +48,7 @@ SchemeKind check_scheme(const std::string& scheme) {
   std::string known;
   for (const std::string& v : variants) known += v + ", ";
   throw InvalidArgument("unknown SpTRSV scheme '" + scheme + "' (known: auto, " + known +
-                        "cusparse, ag:key=val,..., powK:BASE)");
+                        "cusparse, clusterlevels[:key=val,...], ag:key=val,..., powK:BASE)");
 }
 
 std::vector<std::string> plain_variant_names() { return kernels::gpu_variants(); }
@@ -52,7 +57,7 @@ std::vector<std::string> powered_candidates(const TriangularPattern& p) {
   std::vector<std::string> out;
   if (p.num_levels() < kPoweredMinLevels || p.features().rnnz_max > kPoweredMaxRow) return out;
   for (const int power : {2, 4, 8, 16})
-    for (const char* base : {"cusparse", "syncfree_levelorder", "yuenyeung_levelorder"})
+    for (const char* base : {"cusparse", "syncfree_levelorder", "yuenyeung_levelorder", "clusterlevels"})
       out.push_back("pow" + std::to_string(power) + ":" + base);
   return out;
 }
@@ -60,6 +65,7 @@ std::vector<std::string> powered_candidates(const TriangularPattern& p) {
 std::vector<std::string> unpowered_candidates(index_t n, std::int64_t nnz, index_t levels) {
   std::vector<std::string> out = kernels::gpu_variants();
   out.emplace_back("cusparse");
+  out.emplace_back("clusterlevels");
   const double mean_row = n > 0 ? double(nnz) / double(n) : 0.0;
   for (const kernels::AgScheme& s : ag::ag_search_space(n, nnz, levels, mean_row)) {
     out.push_back(ag::to_string(s));
@@ -69,7 +75,7 @@ std::vector<std::string> unpowered_candidates(index_t n, std::int64_t nnz, index
 
 std::vector<std::string> candidate_schemes(const TriangularPattern& p) {
   std::vector<std::string> out = unpowered_candidates(p.rows(), p.nnz(), p.num_levels());
-  const auto plain_and_cusparse = static_cast<std::ptrdiff_t>(kernels::gpu_variants().size() + 1);
+  const auto plain_and_cusparse = static_cast<std::ptrdiff_t>(kernels::gpu_variants().size() + 2);
   std::vector<std::string> powered = powered_candidates(p);
   out.insert(out.begin() + plain_and_cusparse, powered.begin(), powered.end());  // the order candidate_schemes had
   return out;
@@ -81,6 +87,7 @@ struct PreparedScheme::Impl {
   kernels::TriangularDeviceView device;
   std::unique_ptr<kernels::CusparseSpsv> cusparse;
   std::unique_ptr<kernels::AgSolver> ag;
+  std::unique_ptr<kernels::ClusterLevelsSolver> cluster;
   std::unique_ptr<PoweredSolve> powered;
   double seconds = 0;
 };
@@ -95,6 +102,9 @@ PreparedScheme::PreparedScheme(cudaStream_t stream, const kernels::TriangularVie
   const auto t0 = std::chrono::steady_clock::now();
   if (impl_->kind == SchemeKind::Cusparse) {
     impl_->cusparse = std::make_unique<kernels::CusparseSpsv>(stream, device);
+  } else if (impl_->kind == SchemeKind::ClusterLevels) {
+    impl_->cluster = std::make_unique<kernels::ClusterLevelsSolver>(stream, host, device,
+                                                                    kernels::parse_cluster_levels_scheme(scheme));
   } else if (impl_->kind == SchemeKind::Ag) {
     impl_->ag = std::make_unique<kernels::AgSolver>(ag::prepare_ag(stream, host, device, ag::parse_ag_scheme(scheme)));
   } else if (impl_->kind == SchemeKind::Powered) {
@@ -120,6 +130,9 @@ void PreparedScheme::solve(cudaStream_t stream, const double* b, double* x, cons
       }
       if (b == x) throw InvalidArgument("PreparedScheme 'cusparse': b and x must be distinct arrays");
       impl_->cusparse->solve(b, x);
+      return;
+    case SchemeKind::ClusterLevels:
+      impl_->cluster->solve(stream, b, x);
       return;
     case SchemeKind::Ag:
       impl_->ag->solve(stream, b, x, ws);

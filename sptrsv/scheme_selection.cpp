@@ -3,6 +3,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <mutex>
@@ -81,14 +82,28 @@ SchemeModel load_model(const std::string& path) {
   return *c.model;
 }
 
+std::vector<std::string> unpowered_only(const std::vector<std::string>& candidates) {
+  std::vector<std::string> out;
+  for (const std::string& c : candidates)
+    if (!parse_powered_scheme(c)) out.push_back(c);
+  return out;
+}
+
 // The model's usable pick into s (true), else why not into s.note.
 bool model_pick(const std::optional<SchemeModel>& model, const TriangularFeatures& f,
-                const std::vector<std::string>& candidates, const SelectionStore& store, Selection& s) {
+                const std::vector<std::string>& candidates, const SelectionStore& store, int expected_solves,
+                Selection& s) {
   std::string predicted;
   if (model) {
     predicted = model->predict(f, candidates);
     // A model trained on other AG schemes than this matrix's space: any scheme it knows will do.
     if (predicted.empty()) predicted = model->predict(f);
+    if (!predicted.empty()) {
+      std::string note;
+      const std::string unpowered = parse_powered_scheme(predicted) ? model->predict(f, unpowered_only(candidates)) : "";
+      predicted = adjust_for_preparation(predicted, unpowered, f, candidates, expected_solves, note);
+      if (!note.empty()) s.note = note;
+    }
   }
   std::string unusable;
   if (!predicted.empty()) {
@@ -118,7 +133,7 @@ Selection select_scheme_by_model(const TriangularFeatures& f, const std::vector<
     const SelectionStore store(resolve_perfmodel_dir(o.perfmodel_dir), s.gpu);
     std::optional<SchemeModel> model;
     if (const std::optional<std::string> file = find_model_file(store)) model = load_model(*file);
-    if (model_pick(model, f, candidates, store, s)) {
+    if (model_pick(model, f, candidates, store, o.expected_solves, s)) {
       s.seconds = since(t0);
       return s;
     }
@@ -137,6 +152,30 @@ SelectMode parse_select_mode(const std::string& s) {
   if (s == "search") return SelectMode::Search;
   if (s == "model") return SelectMode::Model;
   throw InvalidArgument("SpTRSV selection mode '" + s + "' (known: search, model, default)");
+}
+
+std::string adjust_for_preparation(const std::string& predicted, const std::string& model_best_unpowered,
+                                   const TriangularFeatures& f, const std::vector<std::string>& candidates,
+                                   int expected_solves, std::string& note) {
+  std::string pick = predicted;
+  if (parse_powered_scheme(pick) && expected_solves < kPoweredPaybackSolves && !model_best_unpowered.empty()) {
+    note = pick + "'s preparation does not pay back in " + std::to_string(expected_solves) + " solves: " +
+           model_best_unpowered;
+    pick = model_best_unpowered;
+  }
+  // Measured on the H100 (docs/benchmarks.md): on 2D meshes in sweep order clusterlevels beat
+  // cuSPARSE and every plain own variant; on 3D meshes (levels of thousands of rows) cuSPARSE stayed
+  // ahead, and rows of more than 4 off-diagonals (27-point, elasticity) lost to syncfree_levelorder.
+  const double fullest_rows = f.rnnz > 0 ? double(f.lnnz_max) / f.rnnz : 0.0;
+  const bool profile = f.layer_num >= 64 && f.rnnz_max <= 5 && fullest_rows <= 2048;
+  const bool candidate = std::find(candidates.begin(), candidates.end(), "clusterlevels") != candidates.end();
+  if (profile && candidate && pick != "clusterlevels") {
+    note += std::string(note.empty() ? "" : "; ") + "level profile (" + std::to_string(f.layer_num) +
+            " levels, fullest ~" + std::to_string(static_cast<long long>(fullest_rows)) +
+            " rows, rows of <= 5 entries): clusterlevels over " + pick;
+    pick = "clusterlevels";
+  }
+  return pick;
 }
 
 std::string heuristic_scheme(const TriangularFeatures& f) {
@@ -169,7 +208,7 @@ Selection select_scheme(const TriangularPattern& p, const SelectionOptions& o) {
   std::optional<SchemeModel> model;
   if (model_file) model = load_model(*model_file);
   if (mode == SelectMode::Model) {
-    if (model_pick(model, p.features(), candidates, store, s)) {
+    if (model_pick(model, p.features(), candidates, store, o.expected_solves, s)) {
       s.seconds = since(t0);
       return s;
     }

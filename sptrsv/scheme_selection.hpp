@@ -25,6 +25,9 @@ struct SelectionOptions {
   bool use_cache = true;       // search: reuse / store the winner for this fingerprint
   bool record_timings = true;  // search: append the timing table to the store
   std::string matrix_name;     // for the timing table
+  // Solves the caller expects with this pattern: a scheme's preparation is weighed against them
+  // (model mode, see adjust_for_preparation).
+  int expected_solves = 100;
   SchemeTimingOptions timing = {2, 5, 1e-8, 30.0};  // 2 warm-ups, median of 5, 30 s budget
 };
 
@@ -43,6 +46,20 @@ struct Selection {
   double best_ms = 0;     // search: the winner's median
   SchemeTimings timings;  // search: every candidate's entry (empty on a cache hit)
 };
+
+// Below this many expected solves the model's powered pick gives way to its best unpowered one: a
+// powered form's host transform and analysis cost 300-1000 solves of its scheme on the H100 anchors
+// (docs/benchmarks.md, issue 16), more than the solves it saves.
+constexpr int kPoweredPaybackSolves = 1000;
+
+// The model's pick adjusted for preparation and the level profile (model mode): a powered pick gives
+// way to the best unpowered one below kPoweredPaybackSolves expected solves; then a deep DAG of
+// short rows whose fullest level fits two 1024-thread blocks (2D meshes in sweep order) goes to
+// clusterlevels when it is a candidate. `note` says what changed. model_best_unpowered: the model's
+// pick among the unpowered candidates (computed by the caller, "" if none).
+std::string adjust_for_preparation(const std::string& predicted, const std::string& model_best_unpowered,
+                                   const TriangularFeatures& f, const std::vector<std::string>& candidates,
+                                   int expected_solves, std::string& note);
 
 // The fixed rule used when nothing can be timed or predicted: PDE-like rows (at most 32 entries,
 // length CoV below 1) -> syncfree_levelorder, anything else -> yuenyeung.

@@ -45,6 +45,9 @@ struct TriangularSolveOptions {
   // Replace analysis.fusion_threshold by this GPU's calibrated one when the store has it.
   bool calibrated_fusion_threshold = true;
   std::string matrix_name;  // recorded in the search's timing table
+  // Solves expected with this pattern: "auto" weighs a scheme's preparation against them
+  // (SelectionOptions::expected_solves).
+  int expected_solves = 100;
   AnalysisOptions analysis;
   // Solves that run on CPU workers only (device Cpu, a build without CUDA, nrhs > 1): serial
   // substitution in one task, one parallel task, or per-level tasks (cpu_solve.hpp). T^T solves

@@ -109,6 +109,7 @@ void TriangularSolver::choose_scheme(const TriangularSolveOptions& options) {
   so.mode = options.select;
   so.perfmodel_dir = options.perfmodel_dir;
   so.matrix_name = options.matrix_name;
+  so.expected_solves = options.expected_solves;
   const Shape sh = shape();
   if (options.variant == "auto") {
     if (device_ && options.select != SelectMode::Search) {

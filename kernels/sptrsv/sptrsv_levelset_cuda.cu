@@ -4,7 +4,10 @@
 // Deterministic: each row's sum has a fixed order (per thread) or lane assignment and tree (per warp).
 #include <cstdint>
 
+#include <string>
+
 #include "kernels/common/cuda_check.hpp"
+#include "kernels/sptrsv/sptrsv_cluster_levels.hpp"
 #include "kernels/sptrsv/sptrsv_device_rows.cuh"
 
 namespace hetsparse::kernels {
@@ -55,16 +58,20 @@ __global__ void __launch_bounds__(kBlockThreads)
 
 }  // namespace
 
-void sptrsv_levelset_cuda(cudaStream_t stream, const TriangularDeviceView& t, const double* b, double* x,
-                          const SolveWorkspace& /*ws: no flags needed*/, SolveOrder /*order: always levels*/) {
+void sptrsv_levelset_range_cuda(cudaStream_t stream, const TriangularDeviceView& t, const double* b, double* x,
+                                index_t level_begin, index_t level_end) {
   if (t.n == 0) return;
   if (t.host_level_ptr == nullptr || t.host_level_nnz == nullptr || t.level_rows == nullptr) {
     throw InvalidArgument("sptrsv_levelset_cuda: the view carries no level schedule");
   }
+  if (level_begin < 0 || level_end > t.num_levels || level_begin > level_end) {
+    throw InvalidArgument("sptrsv_levelset_range_cuda: levels [" + std::to_string(level_begin) + ", " +
+                          std::to_string(level_end) + ") outside the " + std::to_string(t.num_levels) + " levels");
+  }
   const bool copy = t.level_rowptr != nullptr;
   const LevelRows m{t.level_rows, copy ? t.level_rowptr : t.rowptr, copy ? t.level_colind : t.colind,
                     copy ? t.level_values : t.values, copy};
-  for (index_t level = 0; level < t.num_levels; ++level) {
+  for (index_t level = level_begin; level < level_end; ++level) {
     const index_t first = t.host_level_ptr[level];
     const index_t count = t.host_level_ptr[level + 1] - first;
     if (count == 0) continue;
@@ -76,6 +83,11 @@ void sptrsv_levelset_cuda(cudaStream_t stream, const TriangularDeviceView& t, co
     }
     check_cuda(cudaGetLastError(), "level_kernel launch in sptrsv_levelset_cuda");
   }
+}
+
+void sptrsv_levelset_cuda(cudaStream_t stream, const TriangularDeviceView& t, const double* b, double* x,
+                          const SolveWorkspace& /*ws: no flags needed*/, SolveOrder /*order: always levels*/) {
+  sptrsv_levelset_range_cuda(stream, t, b, x, 0, t.num_levels);
 }
 
 }  // namespace hetsparse::kernels

@@ -203,3 +203,41 @@ TEST(SchemeSelection, NoGpuFallsBackToTheHeuristic) {
 
 }  // namespace
 }  // namespace hetsparse::test
+
+namespace hetsparse::test {
+namespace {
+
+// adjust_for_preparation: a powered pick gives way below the payback, and a 2D-like level profile of
+// short rows goes to clusterlevels when it is a candidate; 3D-like levels and long rows keep the pick.
+TEST(SchemeSelectionPreparation, PoweredPicksAndLevelProfiles) {
+  sptrsv::TriangularFeatures mesh2d;  // anchor-lap2d:1000's profile
+  mesh2d.layer_num = 1999;
+  mesh2d.rnnz = 3.0;
+  mesh2d.rnnz_max = 3;
+  mesh2d.lnnz_max = 3000;
+  sptrsv::TriangularFeatures mesh3d = mesh2d;  // anchor-lap3d:100's: levels of ~7500 rows
+  mesh3d.layer_num = 298;
+  mesh3d.rnnz = 4.0;
+  mesh3d.rnnz_max = 4;
+  mesh3d.lnnz_max = 30000;
+  const std::vector<std::string> with = {"syncfree_levelorder", "cusparse", "clusterlevels", "pow2:cusparse"};
+  const std::vector<std::string> without = {"syncfree_levelorder", "cusparse", "pow2:cusparse"};
+  std::string note;
+  EXPECT_EQ(sptrsv::adjust_for_preparation("pow16:cusparse", "cusparse", mesh2d, with, 100, note), "clusterlevels");
+  EXPECT_NE(note.find("does not pay back"), std::string::npos) << note;
+  EXPECT_NE(note.find("level profile"), std::string::npos) << note;
+  note.clear();
+  EXPECT_EQ(sptrsv::adjust_for_preparation("pow2:cusparse", "cusparse", mesh3d, with, 100, note), "cusparse");
+  note.clear();
+  EXPECT_EQ(sptrsv::adjust_for_preparation("pow2:cusparse", "cusparse", mesh3d, with, 5000, note), "pow2:cusparse");
+  EXPECT_TRUE(note.empty()) << note;
+  EXPECT_EQ(sptrsv::adjust_for_preparation("syncfree_levelorder", "", mesh2d, without, 100, note),
+            "syncfree_levelorder");
+  sptrsv::TriangularFeatures long_rows = mesh2d;  // 27-point rows
+  long_rows.rnnz_max = 14;
+  EXPECT_EQ(sptrsv::adjust_for_preparation("syncfree_levelorder", "", long_rows, with, 100, note),
+            "syncfree_levelorder");
+}
+
+}  // namespace
+}  // namespace hetsparse::test

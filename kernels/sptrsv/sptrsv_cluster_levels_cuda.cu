@@ -1,0 +1,342 @@
+// The cluster-levels SpTRSV kernel and its solver (see sptrsv_cluster_levels.hpp). One launch per run
+// of narrow levels: a single cluster of cluster_blocks blocks walks the run's levels; thread t solves
+// positions first + t, first + t + threads, ... of each level, then the cluster meets at its barrier.
+// A row's data (row index, b, diagonal, packed off-diagonals) sits at addresses computed from its
+// position alone, so a thread issues the loads of its row of level l + 1 before it solves level l:
+// they come back while the level's x gathers and the barrier run, and a level's critical path is
+// its x gathers, a store and the barrier. Deterministic: each row sums its entries in pack order on
+// one thread.
+#include <cooperative_groups.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <string>
+
+#include "kernels/common/cuda_check.hpp"
+#include "kernels/sptrsv/sptrsv_cluster_levels.hpp"
+
+namespace hetsparse::kernels {
+namespace {
+
+struct Packed {
+  index_t n;
+  const index_t* __restrict__ level_rows;
+  const double* __restrict__ diagonal;
+  const index_t* __restrict__ cols;  // width * n, slot k of position p at k * n + p
+  const double* __restrict__ values;
+  const index_t* __restrict__ overflow_ptr;  // null when no row overflows
+  const index_t* __restrict__ overflow_cols;
+  const double* __restrict__ overflow_values;
+  const double* __restrict__ rhs;  // b gathered into level order
+};
+
+template <int Width>
+struct HeldRow {
+  index_t position, row;
+  double rhs, diagonal;
+  index_t cols[Width];
+  double values[Width];
+};
+
+template <int Width>
+__device__ __forceinline__ void load_row(const Packed& m, index_t p, HeldRow<Width>& h) {
+  h.position = p;
+  h.row = __ldg(m.level_rows + p);
+  h.rhs = __ldg(m.rhs + p);
+  h.diagonal = __ldg(m.diagonal + p);
+#pragma unroll
+  for (int k = 0; k < Width; ++k) {
+    const std::size_t slot = static_cast<std::size_t>(k) * static_cast<std::size_t>(m.n) + static_cast<std::size_t>(p);
+    h.cols[k] = __ldg(m.cols + slot);
+    h.values[k] = __ldg(m.values + slot);
+  }
+}
+
+constexpr int kRing = ClusterLevelsPack::kRingLevels;
+constexpr int kLevelChunk = 2048;  // level pointers a block keeps in shared memory at a time (even)
+
+// x of a dependency in global memory. In a cluster it was written on another SM: read it from L2
+// (.cg), not from this SM's L1, which may hold the line from before the write.
+template <bool Cluster>
+__device__ __forceinline__ double x_global(const double* x, index_t col) {
+  if constexpr (Cluster) {
+    return __ldcg(x + col);
+  } else {
+    return x[col];
+  }
+}
+
+// x of a dependency by its packed column: global, or a ring slot of this block or (in a cluster) of
+// another block of the cluster, through distributed shared memory.
+template <bool Cluster, int Threads>
+__device__ __forceinline__ double x_dependency(const double* x, double (*ring)[Threads], index_t col) {
+  if (col >= 0) return x_global<Cluster>(x, col);
+  const index_t code = -2 - col;
+  double* slot = &ring[code >> 20][code & 1023];
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  if constexpr (Cluster) {
+    slot = cooperative_groups::this_cluster().map_shared_rank(slot, static_cast<unsigned>((code >> 10) & 1023));
+  }
+#endif
+  return *slot;
+}
+
+template <bool Cluster, int Width, int Threads>
+__device__ __forceinline__ double row_value(const Packed& m, const HeldRow<Width>& h, const double* x,
+                                            double (*ring)[Threads]) {
+  double sum = 0.0;
+#pragma unroll
+  for (int k = 0; k < Width; ++k) {
+    if (h.cols[k] != -1) sum += h.values[k] * x_dependency<Cluster, Threads>(x, ring, h.cols[k]);
+  }
+  if (m.overflow_ptr != nullptr) {
+    const index_t end = __ldg(m.overflow_ptr + h.position + 1);
+    for (index_t e = __ldg(m.overflow_ptr + h.position); e < end; ++e) {
+      sum += __ldg(m.overflow_values + e) * x_global<Cluster>(x, __ldg(m.overflow_cols + e));
+    }
+  }
+  return (h.rhs - sum) / h.diagonal;
+}
+
+// The level barrier in two halves. Arrive (release) makes this thread's ring and x stores visible to
+// the cluster; wait (acquire) sees everyone's. One block: __syncthreads, and wait is empty.
+template <bool Cluster>
+__device__ __forceinline__ void barrier_arrive() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  if constexpr (Cluster) {
+    asm volatile("barrier.cluster.arrive.release;" ::: "memory");
+    return;
+  }
+#endif
+  __syncthreads();
+}
+template <bool Cluster>
+__device__ __forceinline__ void barrier_wait() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  if constexpr (Cluster) asm volatile("barrier.cluster.wait.acquire;" ::: "memory");
+#endif
+}
+
+// One level: loads the thread's first row of the next level into `next` (positions [next_first,
+// next_end)), then solves its rows of this one ([first, end), the first already in `held`). In a
+// cluster the first row's x goes to the ring before the barrier and to global memory after its arrive
+// (no dependent reads it there before kRingLevels more barriers); rows past the first, and every row
+// of a single block (which has no ring codes), go to global memory before the barrier.
+template <bool Cluster, int Width, int Threads>
+__device__ __forceinline__ void level_step(const Packed& m, index_t level, index_t t, index_t threads, index_t first,
+                                           index_t end, index_t next_first, index_t next_end,
+                                           const HeldRow<Width>& held, HeldRow<Width>& next, double* x,
+                                           double (*ring)[Threads]) {
+  if (next_first + t < next_end) load_row(m, next_first + t, next);
+  const bool has = first + t < end;
+  double value = 0.0;
+  if (has) {
+    value = row_value<Cluster, Width, Threads>(m, held, x, ring);
+    if constexpr (Cluster) {
+      ring[level % kRing][threadIdx.x] = value;
+    } else {
+      x[held.row] = value;
+    }
+  }
+  for (index_t p = first + t + threads; p < end; p += threads) {
+    HeldRow<Width> row;
+    load_row(m, p, row);
+    x[row.row] = row_value<Cluster, Width, Threads>(m, row, x, ring);
+  }
+  barrier_arrive<Cluster>();
+  if constexpr (Cluster) {
+    if (has) x[held.row] = value;
+  }
+  barrier_wait<Cluster>();
+}
+
+// Levels [level_begin, level_end); gridDim.x blocks form the cluster (one cluster per launch). Two
+// row buffers take turns (the loop body is two levels, so neither is copied into the other); the level
+// pointers come from shared memory, kLevelChunk levels at a time.
+template <bool Cluster, int Width, int Threads>
+__global__ void __launch_bounds__(Threads, 1)
+    cluster_levels_kernel(Packed m, const index_t* __restrict__ level_ptr, index_t level_begin, index_t level_end,
+                          double* x) {
+  __shared__ double ring[Cluster ? kRing : 1][Threads];
+  __shared__ index_t lp[kLevelChunk + 2];
+  const index_t threads = static_cast<index_t>(gridDim.x) * Threads;
+  const index_t t = static_cast<index_t>(blockIdx.x) * Threads + static_cast<index_t>(threadIdx.x);
+  HeldRow<Width> a, b;
+  for (index_t base = level_begin; base < level_end; base += kLevelChunk) {
+    __syncthreads();  // the previous chunk's pointers are no longer read
+    for (index_t i = threadIdx.x; i < kLevelChunk + 2 && base + i <= level_end; i += Threads) lp[i] = __ldg(level_ptr + base + i);
+    __syncthreads();
+    if (base == level_begin && lp[0] + t < lp[1]) load_row(m, lp[0] + t, a);
+    const index_t stop = min(level_end, base + kLevelChunk);
+    for (index_t level = base; level < stop; level += 2) {
+      const index_t i = level - base;
+      // i is even and at most kLevelChunk - 2, so lp[i + 3] exists; lp[base + k] was loaded for
+      // base + k <= level_end, which the conditions below guarantee.
+      const index_t end1 = level + 1 < level_end ? lp[i + 2] : lp[i + 1];
+      level_step<Cluster, Width, Threads>(m, level, t, threads, lp[i], lp[i + 1], lp[i + 1], end1, a, b, x, ring);
+      if (level + 1 >= level_end) break;
+      const index_t end2 = level + 2 < level_end ? lp[i + 3] : end1;
+      level_step<Cluster, Width, Threads>(m, level + 1, t, threads, lp[i + 1], end1, end1, end2, b, a, x, ring);
+    }
+  }
+}
+
+__global__ void gather_rhs_kernel(index_t n, const index_t* __restrict__ level_rows, const double* b, double* rhs) {
+  const std::int64_t p = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (p < n) rhs[p] = b[level_rows[p]];
+}
+
+cudaLaunchAttribute cluster_attribute(int blocks) {
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeClusterDimension;
+  attribute.val.clusterDim.x = static_cast<unsigned>(blocks);
+  attribute.val.clusterDim.y = 1;
+  attribute.val.clusterDim.z = 1;
+  return attribute;
+}
+
+template <bool Cluster, int Width, int Threads>
+void launch(cudaStream_t stream, int blocks, const Packed& m, const index_t* level_ptr, const ClusterLevelsRun& run,
+            double* x) {
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(static_cast<unsigned>(blocks));
+  config.blockDim = dim3(Threads);
+  config.stream = stream;
+  cudaLaunchAttribute attribute = cluster_attribute(blocks);
+  config.attrs = &attribute;
+  config.numAttrs = Cluster ? 1 : 0;
+  check_cuda(cudaLaunchKernelEx(&config, cluster_levels_kernel<Cluster, Width, Threads>, m, level_ptr,
+                                run.level_begin, run.level_end, x),
+             "cluster_levels_kernel launch");
+}
+
+template <int Width, int Threads>
+void launch_run(cudaStream_t stream, int blocks, const Packed& m, const index_t* level_ptr, const ClusterLevelsRun& run,
+                double* x) {
+  if (blocks > 1) {
+    launch<true, Width, Threads>(stream, blocks, m, level_ptr, run, x);
+  } else {
+    launch<false, Width, Threads>(stream, 1, m, level_ptr, run, x);
+  }
+}
+
+// The largest cluster of at most `wanted` blocks this device co-schedules (1 below compute 9.0).
+template <int Width, int Threads>
+int feasible_blocks(int wanted) {
+  int device = 0, major = 0;
+  check_cuda(cudaGetDevice(&device), "cudaGetDevice in ClusterLevelsSolver");
+  check_cuda(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device),
+             "cudaDeviceGetAttribute in ClusterLevelsSolver");
+  if (major < 9 || wanted <= 1) return 1;
+  const auto kernel = cluster_levels_kernel<true, Width, Threads>;
+  check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1),
+             "cudaFuncSetAttribute in ClusterLevelsSolver");
+  for (int blocks = wanted; blocks > 1; --blocks) {
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(static_cast<unsigned>(blocks));
+    config.blockDim = dim3(Threads);
+    cudaLaunchAttribute attribute = cluster_attribute(blocks);
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+    int clusters = 0;
+    if (cudaOccupancyMaxActiveClusters(&clusters, kernel, &config) == cudaSuccess && clusters > 0) return blocks;
+    (void)cudaGetLastError();  // a refused size is not an error: try a smaller one
+  }
+  return 1;
+}
+
+// The (width, block size) instantiations: width 8 only with 512 threads (register room).
+int feasible_for(int width, int threads, int wanted) {
+  if (width == 2) return threads == 512 ? feasible_blocks<2, 512>(wanted) : feasible_blocks<2, 1024>(wanted);
+  if (width == 4) return threads == 512 ? feasible_blocks<4, 512>(wanted) : feasible_blocks<4, 1024>(wanted);
+  return feasible_blocks<8, 512>(wanted);
+}
+
+void launch_for(int width, int threads, cudaStream_t stream, int blocks, const Packed& m, const index_t* level_ptr,
+                const ClusterLevelsRun& run, double* x) {
+  if (width == 2) {
+    (threads == 512 ? launch_run<2, 512> : launch_run<2, 1024>)(stream, blocks, m, level_ptr, run, x);
+  } else if (width == 4) {
+    (threads == 512 ? launch_run<4, 512> : launch_run<4, 1024>)(stream, blocks, m, level_ptr, run, x);
+  } else {
+    launch_run<8, 512>(stream, blocks, m, level_ptr, run, x);
+  }
+}
+
+template <class T>
+T* upload(cudaStream_t stream, const std::vector<T>& v, std::vector<void*>& allocations) {
+  if (v.empty()) return nullptr;
+  void* p = nullptr;
+  check_cuda(cudaMalloc(&p, v.size() * sizeof(T)), "cudaMalloc in ClusterLevelsSolver");
+  allocations.push_back(p);
+  check_cuda(cudaMemcpyAsync(p, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice, stream),
+             "cudaMemcpyAsync in ClusterLevelsSolver");
+  return static_cast<T*>(p);
+}
+
+}  // namespace
+
+struct ClusterLevelsSolver::DeviceArrays {
+  std::vector<void*> allocations;
+  Packed packed{};
+  const index_t* level_ptr = nullptr;
+  double* rhs = nullptr;
+  ~DeviceArrays() {
+    for (void* p : allocations) cudaFree(p);
+  }
+};
+
+ClusterLevelsSolver::ClusterLevelsSolver(cudaStream_t stream, const TriangularView& host,
+                                         const TriangularDeviceView& device, const ClusterLevelsOptions& options)
+    : device_(device), arrays_(std::make_unique<DeviceArrays>()) {
+  if (host.n != device.n || host.num_levels != device.num_levels || host.upper != device.upper) {
+    throw InvalidArgument("ClusterLevelsSolver: the host and device views describe different matrices");
+  }
+  width_ = cluster_levels_width(host);
+  ClusterLevelsOptions o = options;
+  if (width_ == ClusterLevelsPack::kMaxWidth) o.block_threads = 512;
+  plan_ = plan_cluster_levels(host, o);
+  if (host.n == 0) return;
+  if (device.level_rows == nullptr || device.host_level_ptr == nullptr || device.host_level_nnz == nullptr) {
+    throw InvalidArgument("ClusterLevelsSolver: the device view carries no level schedule");
+  }
+  plan_.cluster_blocks = feasible_for(width_, plan_.block_threads, plan_.cluster_blocks);
+  const ClusterLevelsPack pack = pack_cluster_levels(host, plan_);  // ring codes follow the final cluster
+  DeviceArrays& a = *arrays_;
+  std::vector<void*>& mem = a.allocations;
+  a.level_ptr = upload(stream, std::vector<index_t>(host.level_ptr, host.level_ptr + host.num_levels + 1), mem);
+  a.packed.n = host.n;
+  a.packed.level_rows = device.level_rows;
+  a.packed.diagonal = upload(stream, pack.diagonal, mem);
+  a.packed.cols = upload(stream, pack.cols, mem);
+  a.packed.values = upload(stream, pack.values, mem);
+  a.packed.overflow_ptr = upload(stream, pack.overflow_ptr, mem);
+  a.packed.overflow_cols = upload(stream, pack.overflow_cols, mem);
+  a.packed.overflow_values = upload(stream, pack.overflow_values, mem);
+  a.rhs = upload(stream, std::vector<double>(static_cast<std::size_t>(host.n)), mem);
+  a.packed.rhs = a.rhs;
+  check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize in ClusterLevelsSolver");  // pack freed next
+}
+
+ClusterLevelsSolver::~ClusterLevelsSolver() = default;
+
+void ClusterLevelsSolver::solve(cudaStream_t stream, const double* b, double* x) const {
+  if (device_.n == 0) return;
+  const DeviceArrays& a = *arrays_;
+  constexpr int kGatherThreads = 256;
+  const auto gather_blocks = static_cast<unsigned>((static_cast<std::int64_t>(device_.n) + kGatherThreads - 1) / kGatherThreads);
+  gather_rhs_kernel<<<gather_blocks, kGatherThreads, 0, stream>>>(device_.n, device_.level_rows, b, a.rhs);
+  check_cuda(cudaGetLastError(), "gather_rhs_kernel launch");
+  const int blocks = plan_.cluster_blocks;
+  for (const ClusterLevelsRun& run : plan_.runs) {
+    if (run.wide) {
+      // Reads b itself, which still holds every row of these levels: b may be x, but a row's x is
+      // written only when its level is solved.
+      sptrsv_levelset_range_cuda(stream, device_, b, x, run.level_begin, run.level_end);
+    } else {
+      launch_for(width_, plan_.block_threads, stream, blocks, a.packed, a.level_ptr, run, x);
+    }
+  }
+}
+
+}  // namespace hetsparse::kernels

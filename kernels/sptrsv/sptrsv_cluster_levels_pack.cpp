@@ -1,0 +1,154 @@
+// The cluster-levels pack (see sptrsv_cluster_levels.hpp) and its serial oracle: host code, in CPU
+// builds too, so the pack is tested without a GPU.
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include "hetsparse/error.hpp"
+#include "kernels/sptrsv/sptrsv_cluster_levels.hpp"
+
+namespace hetsparse::kernels {
+namespace {
+
+// The stored entries of the row at level position p, and where its diagonal and off-diagonals are.
+struct PositionRow {
+  index_t first, last;  // [first, last) in the arrays below
+  const index_t* colind;
+  const double* values;
+  bool upper;
+  index_t diagonal() const { return upper ? first : last - 1; }
+  index_t off_begin() const { return upper ? first + 1 : first; }
+  index_t off_end() const { return upper ? last : last - 1; }
+};
+
+PositionRow row_at(const TriangularView& t, index_t p) {
+  const bool copy = t.level_rowptr != nullptr;
+  const index_t stored = copy ? p : t.level_rows[p];
+  const index_t* rowptr = copy ? t.level_rowptr : t.rowptr;
+  return {rowptr[stored], rowptr[stored + 1], copy ? t.level_colind : t.colind, copy ? t.level_values : t.values,
+          t.upper};
+}
+
+// Per position: its level and the narrow run it belongs to (-1 for a wide level).
+struct PositionLevels {
+  std::vector<index_t> level, run;
+  std::vector<index_t> position_of;  // row -> position
+};
+
+PositionLevels position_levels(const TriangularView& t, const ClusterLevelsPlan& plan) {
+  PositionLevels out;
+  const auto n = static_cast<std::size_t>(t.n);
+  out.level.resize(n);
+  out.run.assign(n, -1);
+  out.position_of.resize(n);
+  for (index_t l = 0; l < t.num_levels; ++l)
+    for (index_t p = t.level_ptr[l]; p < t.level_ptr[l + 1]; ++p) out.level[static_cast<std::size_t>(p)] = l;
+  for (std::size_t r = 0; r < plan.runs.size(); ++r) {
+    if (plan.runs[r].wide) continue;
+    for (index_t p = t.level_ptr[plan.runs[r].level_begin]; p < t.level_ptr[plan.runs[r].level_end]; ++p)
+      out.run[static_cast<std::size_t>(p)] = static_cast<index_t>(r);
+  }
+  for (index_t p = 0; p < t.n; ++p) out.position_of[static_cast<std::size_t>(t.level_rows[p])] = p;
+  return out;
+}
+
+}  // namespace
+
+int cluster_levels_width(const TriangularView& t) {
+  index_t longest = 0;
+  for (index_t p = 0; p < t.n; ++p) {
+    const PositionRow r = row_at(t, p);
+    longest = std::max(longest, r.off_end() - r.off_begin());
+  }
+  return longest <= 2 ? 2 : longest <= 4 ? 4 : ClusterLevelsPack::kMaxWidth;
+}
+
+ClusterLevelsPack pack_cluster_levels(const TriangularView& t, const ClusterLevelsPlan& plan) {
+  if (t.n > 0 && (t.level_rows == nullptr || t.level_ptr == nullptr)) {
+    throw InvalidArgument("clusterlevels: the matrix carries no level schedule");
+  }
+  ClusterLevelsPack pack;
+  pack.n = t.n;
+  pack.width = cluster_levels_width(t);
+  const PositionLevels where = position_levels(t, plan);
+  const index_t threads = static_cast<index_t>(plan.cluster_blocks) * plan.block_threads;
+  // The column slot k of position p holds: a ring code when the dependency is the first row of its
+  // thread in a level of the same narrow run at most kRingLevels - 1 levels back, else the column.
+  // One block reads x through its own L1 as fast as from the ring (measured slower with it): no codes.
+  auto encode = [&](index_t p, index_t col) {
+    const index_t q = where.position_of[static_cast<std::size_t>(col)];
+    const auto pp = static_cast<std::size_t>(p), qq = static_cast<std::size_t>(q);
+    const index_t distance = where.level[pp] - where.level[qq];
+    const index_t index = q - t.level_ptr[where.level[qq]];
+    if (plan.cluster_blocks == 1 || where.run[pp] < 0 || where.run[pp] != where.run[qq] ||
+        distance >= ClusterLevelsPack::kRingLevels || index >= threads) {
+      return col;
+    }
+    return ring_code(where.level[qq], static_cast<int>(index / plan.block_threads),
+                     static_cast<int>(index % plan.block_threads));
+  };
+  const auto n = static_cast<std::size_t>(t.n);
+  const auto w = static_cast<std::size_t>(pack.width);
+  pack.diagonal.resize(n);
+  pack.cols.assign(w * n, -1);
+  pack.values.assign(w * n, 0.0);
+  bool overflow = false;
+  for (index_t p = 0; p < t.n && !overflow; ++p) {
+    const PositionRow r = row_at(t, p);
+    overflow = r.off_end() - r.off_begin() > pack.width;
+  }
+  if (overflow) pack.overflow_ptr.assign(n + 1, 0);
+  for (index_t p = 0; p < t.n; ++p) {
+    const PositionRow r = row_at(t, p);
+    const auto pos = static_cast<std::size_t>(p);
+    pack.diagonal[pos] = r.values[r.diagonal()];
+    for (index_t e = r.off_begin(); e < r.off_end(); ++e) {
+      const auto k = static_cast<std::size_t>(e - r.off_begin());
+      if (k < w) {
+        pack.cols[k * n + pos] = encode(p, r.colind[e]);
+        pack.values[k * n + pos] = r.values[e];
+      } else {
+        pack.overflow_cols.push_back(r.colind[e]);
+        pack.overflow_values.push_back(r.values[e]);
+      }
+    }
+    if (overflow) pack.overflow_ptr[pos + 1] = static_cast<index_t>(pack.overflow_cols.size());
+  }
+  return pack;
+}
+
+void solve_cluster_levels_pack_cpu(const TriangularView& t, const ClusterLevelsPlan& plan,
+                                   const ClusterLevelsPack& pack, const double* b, double* x) {
+  const auto n = static_cast<std::size_t>(pack.n);
+  for (index_t l = 0; l < t.num_levels; ++l) {
+    for (index_t p = t.level_ptr[l]; p < t.level_ptr[l + 1]; ++p) {
+      const auto pos = static_cast<std::size_t>(p);
+      const index_t row = t.level_rows[p];
+      double sum = 0.0;
+      for (std::size_t k = 0; k < static_cast<std::size_t>(pack.width); ++k) {
+        index_t col = pack.cols[k * n + pos];
+        if (col == -1) continue;
+        if (col < -1) {  // the ring slot's level is the one in [l - kRingLevels + 1, l - 1] with that residue
+          const index_t code = -2 - col;
+          const index_t slot = code >> 20, block = (code >> 10) & 1023, lane = code & 1023;
+          index_t lq = l - 1;
+          while (lq >= 0 && lq > l - ClusterLevelsPack::kRingLevels && lq % ClusterLevelsPack::kRingLevels != slot) --lq;
+          const index_t q = lq >= 0 ? t.level_ptr[lq] + block * plan.block_threads + lane : -1;
+          if (lq < 0 || lq <= l - ClusterLevelsPack::kRingLevels || q >= t.level_ptr[lq + 1]) {
+            throw InvalidArgument("clusterlevels pack: position " + std::to_string(p) + " holds a ring code naming no row");
+          }
+          col = t.level_rows[q];
+        }
+        sum += pack.values[k * n + pos] * x[col];
+      }
+      if (!pack.overflow_ptr.empty()) {
+        for (index_t e = pack.overflow_ptr[pos]; e < pack.overflow_ptr[pos + 1]; ++e) {
+          sum += pack.overflow_values[static_cast<std::size_t>(e)] * x[pack.overflow_cols[static_cast<std::size_t>(e)]];
+        }
+      }
+      x[row] = (b[row] - sum) / pack.diagonal[pos];
+    }
+  }
+}
+
+}  // namespace hetsparse::kernels

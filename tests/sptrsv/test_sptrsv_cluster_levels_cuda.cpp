@@ -1,0 +1,107 @@
+// The cluster-levels scheme (kernels::ClusterLevelsSolver, "clusterlevels[:...]" through
+// sptrsv::PreparedScheme) against ref::sptrsv: every test triangle, lower and upper, unit or not,
+// one block and clusters of several, with and without wide levels handed to level-set launches,
+// x NaN-poisoned before each solve, and in place (x = b). Skipped without a device.
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "kernels/sptrsv/sptrsv.hpp"
+#include "kernels/sptrsv/sptrsv_cluster_levels.hpp"
+#include "reference/sparse_reference.hpp"
+#include "sparse/generators.hpp"
+#include "sptrsv/analysis.hpp"
+#include "sptrsv/prepared_scheme.hpp"
+#include "tests/support/cuda_test_support.hpp"
+#include "tests/support/sptrsv_checks.hpp"
+
+namespace hetsparse::test {
+namespace {
+
+using SptrsvClusterLevelsCuda = CudaStreamTest;
+
+// Defaults; one block; clusters of 512-thread blocks at a row a thread (several blocks on the 3D
+// Laplacian); one block or a cluster of two with more rows in a level than threads (the rows a thread
+// does not load ahead); every level above 512 rows wide (R-MAT and banded triangles mix both kinds).
+const std::vector<std::string> kSchemes = {"clusterlevels", "clusterlevels:blocks=1", "clusterlevels:threads=512",
+                                           "clusterlevels:blocks=1,threads=512", "clusterlevels:blocks=2,threads=512",
+                                           "clusterlevels:blocks=1,threads=512,wide=1,run=2"};
+
+struct Case {
+  std::string name;
+  Csr lower;
+};
+
+std::vector<Case> cases() {
+  std::vector<Case> out;
+  for (const std::string& name : sptrsv_matrix_names()) out.push_back({name, sptrsv_matrix(name)});
+  out.push_back({"laplacian_3d_40", anchor_laplacian_lower(3, 40, 7)});  // 64,000 rows, levels up to ~1200
+  return out;
+}
+
+void expect_scheme_solves(cudaStream_t stream, const Case& m, const SolveCase& c, const std::string& scheme) {
+  SCOPED_TRACE(m.name + " " + c.label() + " " + scheme);
+  const Csr input = solver_input(m.lower, c.tri, c.unit_diagonal, 5);
+  const sptrsv::TriangularPattern t(input, c.tri, c.unit_diagonal);
+  const kernels::DeviceTriangular matrix(stream, t.host_view());
+  const auto n = static_cast<std::size_t>(input.rows);
+  const std::vector<double> b = random_values(n, 31);
+  std::vector<double> expected(n);
+  ref::sptrsv(input, c.tri, c.unit_diagonal, b.data(), expected.data());
+  DeviceArray<double> db(stream, b), dx(n);
+  DeviceArray<unsigned char> workspace(kernels::solve_workspace_bytes(input.rows));
+  const kernels::SolveWorkspace ws = kernels::make_solve_workspace(workspace.get(), input.rows);
+  const sptrsv::PreparedScheme prepared(stream, t.host_view(), matrix.view(), scheme);
+  for (int round = 0; round < 2; ++round) {  // reusable
+    dx.poison(stream);
+    prepared.solve(stream, db.get(), dx.get(), ws);
+    EXPECT_TRUE(close_to(dx.download(stream).data(), expected)) << "round " << round;
+  }
+  prepared.solve(stream, db.get(), db.get(), ws);
+  EXPECT_TRUE(close_to(db.download(stream).data(), expected)) << "in place";
+}
+
+TEST_F(SptrsvClusterLevelsCuda, EveryTriangleMatchesTheReference) {
+  for (const Case& m : cases())
+    for (const SolveCase& c : solve_cases())
+      for (const std::string& scheme : kSchemes) expect_scheme_solves(stream_, m, c, scheme);
+}
+
+// The 3D Laplacian at a row a thread of 512-thread blocks needs a cluster of several: the path with the
+// cluster barrier and the L2 reads of x must have run, not only the one-block path.
+TEST_F(SptrsvClusterLevelsCuda, ClustersOfSeveralBlocksRun) {
+  int device = 0, major = 0;
+  ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
+  ASSERT_EQ(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), cudaSuccess);
+  if (major < 9) GTEST_SKIP() << "thread-block clusters need compute capability 9.0";
+  const Csr lower = anchor_laplacian_lower(3, 40, 7);
+  const sptrsv::TriangularPattern t(lower, Triangle::Lower, false);
+  const kernels::DeviceTriangular matrix(stream_, t.host_view());
+  const kernels::ClusterLevelsSolver solver(stream_, t.host_view(), matrix.view(),
+                                            kernels::parse_cluster_levels_scheme("clusterlevels:threads=512"));
+  EXPECT_GT(solver.cluster_blocks(), 1);
+  EXPECT_EQ(solver.plan().wide_levels, 0);
+  const auto n = static_cast<std::size_t>(lower.rows);
+  const std::vector<double> b = random_values(n, 3);
+  std::vector<double> expected(n);
+  ref::sptrsv(lower, Triangle::Lower, false, b.data(), expected.data());
+  DeviceArray<double> db(stream_, b), dx(n);
+  for (int round = 0; round < 20; ++round) {  // a missed barrier shows as an occasional stale x
+    dx.poison(stream_);
+    solver.solve(stream_, db.get(), dx.get());
+    ASSERT_TRUE(close_to(dx.download(stream_).data(), expected)) << "round " << round;
+  }
+}
+
+TEST_F(SptrsvClusterLevelsCuda, BadSchemesAreRefused) {
+  EXPECT_EQ(sptrsv::check_scheme("clusterlevels"), sptrsv::SchemeKind::ClusterLevels);
+  EXPECT_EQ(sptrsv::check_scheme("pow2:clusterlevels:blocks=4"), sptrsv::SchemeKind::Powered);
+  EXPECT_THROW(sptrsv::check_scheme("clusterlevels:blocks=17"), InvalidArgument);
+  EXPECT_THROW(sptrsv::check_scheme("clusterlevels:threads=256"), InvalidArgument);
+  EXPECT_THROW(sptrsv::check_scheme("clusterlevels:colour=1"), InvalidArgument);
+}
+
+}  // namespace
+}  // namespace hetsparse::test
