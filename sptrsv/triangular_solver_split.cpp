@@ -4,9 +4,11 @@
 #include <chrono>
 #include <memory>
 #include <tuple>
+#include <vector>
 
 #include "hetsparse/error.hpp"
 #include "planners/split_sptrsv_decision.hpp"
+#include "planners/split_sptrsv_measure.hpp"
 #include "planners/split_sptrsv_structure.hpp"
 #include "sptrsv/scheme_timing.hpp"
 #include "sptrsv/split_model_store.hpp"
@@ -45,6 +47,8 @@ void TriangularSolver::choose_split(const TriangularSolveOptions& options) {
     std::tie(structure.gpu_family, structure.gpu_level_factor) = gpu_scheme_steps(unified_gpu_scheme(p, options));
   planners::SplitDecision decision;
   std::string source = "forced";
+  planners::SplitMeasurement measurement;
+  std::unique_ptr<SplitSolver> measured_split;  // a split the tie-break picked, already built
   if (so.mode == SplitMode::Auto) {
     const LoadedThresholds loaded =
         load_split_thresholds(so.model_file, options.perfmodel_dir, machine.gpu ? cuda_device_name() : "");
@@ -54,11 +58,30 @@ void TriangularSolver::choose_split(const TriangularSolveOptions& options) {
       decision = planners::decide_split(structure, loaded.thresholds, machine);
     }
     source = loaded.source;
+    const std::vector<planners::SplitPolicy> candidates =
+        options.device == SolveDevice::Auto ? planners::measure_candidates(decision, so.measure, &measurement.why)
+                                            : std::vector<planners::SplitPolicy>{};
+    if (options.device != SolveDevice::Auto) measurement.why = "the device is the caller's";
+    if (!candidates.empty()) {
+      const std::string why = measurement.why;
+      const double decided_so_far = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      measurement = measure_split(options, structure, machine, decision, candidates, source, decided_so_far, measured_split);
+      if (measurement.measured && measurement.pick != decision.policy) {
+        const planners::SplitDecision model = decision;
+        decision = planners::forced_split(structure, measurement.pick, machine);
+        decision.predicted_ms = model.predicted_ms;
+        decision.reason = "measured tie-break; the model: " + model.reason;
+      }
+      measurement.why = why + "; " + measurement.why;
+    }
   } else {
     decision = planners::forced_split(structure, forced_policy(so.mode), machine);  // InvalidArgument naming why
   }
-  const double decide_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  split_ = std::make_unique<SplitSolver>(rt_, p, structure, decision, options, source, decide_seconds);
+  const double decide_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() -
+                                (measurement.measured ? measurement.seconds : 0.0);
+  split_ = measured_split ? std::move(measured_split)
+                          : std::make_unique<SplitSolver>(rt_, p, structure, decision, options, source, decide_seconds);
+  if (so.mode == SplitMode::Auto) split_->set_measurement(std::move(measurement));
   if (split_->active()) {
     variant_ = std::string("split:") + planners::to_string(decision.policy);
     return;
