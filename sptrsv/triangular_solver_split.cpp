@@ -40,6 +40,7 @@ void TriangularSolver::choose_split(const TriangularSolveOptions& options) {
     structure = planners::analyse_split_structure(p.host_view(), structure_options);
   }
   const auto t0 = std::chrono::steady_clock::now();
+  const double structure_seconds = structure.seconds;
   planners::SplitMachine machine;
   machine.gpu = gpu_ && device_where_ != rt::Where::Cpu;
   machine.cpu_parallel_width = std::max(1, so.cpu_parallel_width);
@@ -53,8 +54,11 @@ void TriangularSolver::choose_split(const TriangularSolveOptions& options) {
     const LoadedThresholds loaded =
         load_split_thresholds(so.model_file, options.perfmodel_dir, machine.gpu ? cuda_device_name() : "");
     decision = planners::decide_split(structure, loaded.thresholds, machine);
-    if (decision.policy == planners::SplitPolicy::UnifiedGpu && single_algorithm) {
-      add_single_algorithm_cut();  // (1-c) is reached: decide again with the cut
+    // (1-c) is reached: decide again with the cut, unless no column is longer than a warp (no warp
+    // iterates, nothing to save: the Laplacians), which the structure's longest column already says.
+    if (decision.policy == planners::SplitPolicy::UnifiedGpu && single_algorithm &&
+        structure.mcl - 1 > structure_options.warp) {
+      add_single_algorithm_cut();
       decision = planners::decide_split(structure, loaded.thresholds, machine);
     }
     source = loaded.source;
@@ -64,7 +68,8 @@ void TriangularSolver::choose_split(const TriangularSolveOptions& options) {
     if (options.device != SolveDevice::Auto) measurement.why = "the device is the caller's";
     if (!candidates.empty()) {
       const std::string why = measurement.why;
-      const double decided_so_far = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      const double decided_so_far =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() - (structure.seconds - structure_seconds);
       measurement = measure_split(options, structure, machine, decision, candidates, source, decided_so_far, measured_split);
       if (measurement.measured && measurement.pick != decision.policy) {
         const planners::SplitDecision model = decision;
@@ -77,8 +82,9 @@ void TriangularSolver::choose_split(const TriangularSolveOptions& options) {
   } else {
     decision = planners::forced_split(structure, forced_policy(so.mode), machine);  // InvalidArgument naming why
   }
+  // The single-algorithm cut is in structure.seconds already, the measurement in its own figure.
   const double decide_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() -
-                                (measurement.measured ? measurement.seconds : 0.0);
+                                (structure.seconds - structure_seconds) - (measurement.measured ? measurement.seconds : 0.0);
   split_ = measured_split ? std::move(measured_split)
                           : std::make_unique<SplitSolver>(rt_, p, structure, decision, options, source, decide_seconds);
   if (so.mode == SplitMode::Auto) split_->set_measurement(std::move(measurement));
