@@ -93,6 +93,9 @@ int cmd_sptrsv(int argc, char** argv) {
               "off")
       .option("split-model", "FILE", "split model thresholds (default: data/split_model_<gpu>.tsv, else the paper's)",
               "")
+      .option("split-measure", "off|on[:margin=M,max-ms=T,candidates=K,solves=S]",
+              "split auto: time the nearest predicted policies at setup where the model cannot separate them "
+              "(predicted within M x, best under T ms)", "on")
       .flag("analyze", "print every structural feature of T (and the split model's)")
       .option("iterations", "N", "timed solves (the median is reported)", "10")
       .option("seed", "S", "seed of the random b", "1");
@@ -120,8 +123,9 @@ int cmd_sptrsv(int argc, char** argv) {
   if (so.cpu_min_entries < 0) throw UsageError("hetsparse sptrsv: --cpu-min-entries must not be negative");
   try {  // split execution (split_solver.hpp): it may level-schedule on the CPUs, as parallel-task does
     so.split.mode = sptrsv::parse_split_mode(p.get("split"));
+    so.split.measure = planners::SplitMeasureOptions::parse(p.get("split-measure"));
   } catch (const InvalidArgument& e) {
-    throw UsageError(std::string("hetsparse sptrsv: --split: ") + e.what());
+    throw UsageError(std::string("hetsparse sptrsv: --split or --split-measure: ") + e.what());
   }
   rt::RuntimeOptions ro = runtime_options(p);
   // A parallel task spans several workers only under a scheduler that builds combined workers; with
@@ -201,6 +205,7 @@ int cmd_sptrsv(int argc, char** argv) {
   const sptrsv::SplitSolver* split = solver.split();
   const std::string split_line = split ? split->describe() : "";
   const std::string split_source = split ? split->thresholds_source() : "";
+  const planners::SplitMeasurement measurement = split ? split->measurement() : planners::SplitMeasurement{};
   const auto split_features = split ? planners::structure_list(split->structure())
                                     : std::vector<std::pair<std::string, double>>{};
   solver_ptr.reset();
@@ -242,6 +247,12 @@ int cmd_sptrsv(int argc, char** argv) {
     }
     if (!split_line.empty()) {
       j.set("split", split_line).set("split_model", split_source);
+      if (so.split.mode == sptrsv::SplitMode::Auto) {  // how the decision went, and the measured times
+        j.set("split_decision", measurement.how()).set("split_decision_note", measurement.why);
+        Json c;
+        for (const planners::MeasuredPolicy& m : measurement.candidates) c.set(planners::to_string(m.policy), m.measured_ms);
+        if (measurement.measured) j.set("split_candidates_ms", c).set("split_measure_s", measurement.seconds);
+      }
       if (p.has("analyze")) {
         Json f;
         for (const auto& [name, value] : split_features) f.set(name, value);

@@ -26,6 +26,7 @@
 #include "codelets/sptrsv/sptrsv_level_workers.hpp"
 #include "hetsparse/error.hpp"
 #include "planners/split_sptrsv_decision.hpp"
+#include "planners/split_sptrsv_measure.hpp"
 #include "planners/split_sptrsv_structure.hpp"
 #include "reference/sparse_reference.hpp"
 #include "sptrsv/powered_triangle.hpp"
@@ -45,6 +46,7 @@ struct RunOptions {
   std::vector<std::string> policies;
   int cpu_width = 1;
   int min_runs = 5, max_runs = 30;
+  planners::SplitMeasureOptions measure;  // auto's measured tie-break
   double budget_s = 0.3;  // timed solves per policy: as many as fit, within [min_runs, max_runs]
 };
 
@@ -88,6 +90,7 @@ sptrsv::TriangularSolveOptions policy_options(const std::string& policy, const R
     o.variant = model ? "auto" : sptrsv::heuristic_scheme(whole.features());
   } else if (policy == "auto") {
     o.split.mode = sptrsv::SplitMode::Auto;
+    o.split.measure = ro.measure;
   } else {
     o.split.mode = sptrsv::parse_split_mode(policy);
   }
@@ -145,7 +148,12 @@ void time_policy(rt::Runtime& r, const Csr& T, const std::string& policy, const 
       row["gpu_family"] = std::to_string(family);
       row["gpu_level_factor"] = num(factor);
     }
-    if (policy == "auto" && s.split()) row["auto_policy"] = planners::to_string(s.split()->decision().policy);
+    if (policy == "auto" && s.split()) {  // the live decision, and how it went (model or measured)
+      row["auto_policy"] = planners::to_string(s.split()->decision().policy);
+      row["auto_how"] = s.split()->measurement().how();
+      row["auto_measure"] = s.split()->measurement().describe();
+      row["auto_measure_s"] = num(s.split()->measurement().seconds);
+    }
   } catch (const std::exception& e) {
     note = std::string("error: ") + e.what();
   }
@@ -162,6 +170,7 @@ int run(int argc, char** argv) {
       .option("output", "TABLE", "table to append one row per triangle to", "split_table.tsv")
       .option("policies", "LIST", "comma-separated, from cpu,cpu-levels,gpu,cpu-gpu,cpu-cpu,gpu-gpu,auto", "all")
       .option("split-model", "FILE", "thresholds for auto (default: the usual lookup, else the paper's)", "")
+      .option("split-measure", "off|on[:...]", "auto's measured tie-break (hetsparse sptrsv --split-measure)", "on")
       .option("budget", "S", "seconds of timed solves per policy (5 to 30 solves)", "0.3")
       .flag("skip-done", "skip triangles already in the output table");
   if (!p.parse(argc, argv)) return 0;
@@ -169,6 +178,7 @@ int run(int argc, char** argv) {
   ro.matrix_dir = p.get("matrix-dir");
   ro.model_file = p.get("split-model");
   ro.budget_s = p.get_double("budget");
+  ro.measure = planners::SplitMeasureOptions::parse(p.get("split-measure"));
   ro.policies = p.get("policies") == "all" ? bench::split_policy_names() : cli::split_list(p.get("policies"), ',');
   rt::RuntimeOptions opts = cli::runtime_options(p);
   if (opts.scheduler.empty() && !std::getenv("STARPU_SCHED")) opts.scheduler = "peager";  // the CPUs' parallel task

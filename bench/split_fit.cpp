@@ -184,7 +184,7 @@ std::vector<std::string> split_table_columns() {
   for (const char* k : {"analysis_s", "cpu_width", "gpu", "decided"}) c.emplace_back(k);
   for (const std::string& p : split_policy_names())
     for (const char* k : {"_ms", "_setup_s", "_split_setup_s", "_error", "_note"}) c.push_back(p + k);
-  c.emplace_back("auto_policy");
+  for (const char* k : {"auto_policy", "auto_how", "auto_measure", "auto_measure_s"}) c.emplace_back(k);
   return c;
 }
 

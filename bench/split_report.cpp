@@ -35,8 +35,15 @@ std::string ms_text(double v) {
 int split_report(int argc, char** argv) {
   cli::ArgParser p("bench_sptrsv_split report", "The split model's figures from measured tables, as markdown.");
   p.option("input", "TABLES", "comma-separated tables", "")
-      .option("split-model", "FILE", "replay the decision with these thresholds (default: the table's own decision)", "");
+      .option("split-model", "FILE", "replay the decision with these thresholds (default: the table's own decision)", "")
+      .option("decision", "table|live",
+              "table: the model's decision the run recorded (column decided); live: the auto solver's own, "
+              "measured tie-break included (column auto_policy)",
+              "table");
   if (!p.parse(argc, argv)) return 0;
+  const bool live_decision = p.get("decision") == "live";
+  if (!live_decision && p.get("decision") != "table")
+    throw InvalidArgument("report: --decision " + p.get("decision") + " (table or live)");
   const std::vector<SplitCase> cases = load_cases(cli::split_list(p.get("input"), ','));
   if (cases.empty()) throw InvalidArgument("report: no measured triangle in " + p.get("input"));
   const bool replay = !p.get("split-model").empty();
@@ -47,12 +54,13 @@ int split_report(int argc, char** argv) {
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     t = planners::SplitThresholds::from_tsv(text, p.get("split-model"));
   }
-  int within = 0, fastest = 0, at_least_1 = 0, at_least_095 = 0, live_agrees = 0;
-  std::vector<double> speedups;
+  int within = 0, fastest = 0, at_least_1 = 0, at_least_095 = 0, live_agrees = 0, measured = 0, measured_within = 0;
+  std::vector<double> speedups, measure_ms, measure_solves;  // the tie-break's cost, in ms and in solves
   std::map<std::string, int> decided_count, best_count;
   std::string rows, winners, anchors;
   for (const SplitCase& c : cases) {
-    std::string decided = c.decided;
+    const std::string live = c.row.count("auto_policy") ? c.row.at("auto_policy") : "";
+    std::string decided = live_decision ? live : c.decided;
     double ms = c.ms.count(decided) ? c.ms.at(decided) : std::nan("");
     if (replay) ms = decided_ms(c, t, &decided);
     ++decided_count[decided];
@@ -63,13 +71,19 @@ int split_report(int argc, char** argv) {
     speedups.push_back(speedup);
     at_least_1 += speedup >= 1.0;
     at_least_095 += speedup >= 0.95;
-    const std::string live = c.row.count("auto_policy") ? c.row.at("auto_policy") : "";
-    live_agrees += live == decided;
+    live_agrees += live == c.decided;
+    const bool was_measured = c.row.count("auto_how") && c.row.at("auto_how") == "measured";
+    measured += was_measured;
+    measured_within += was_measured && ms <= 1.05 * c.best_ms;
+    if (was_measured) {
+      measure_ms.push_back(number(c.row, "auto_measure_s") * 1e3);
+      measure_solves.push_back(measure_ms.back() / number(c.row, "auto_ms"));
+    }
     const double auto_ms = number(c.row, "auto_ms");
     rows += "| " + c.name + " | " + c.row.at("rows") + " | " + c.row.at("NL") + " | " + c.best + " " + ms_text(c.best_ms) +
             " | " + c.best_unified + " " + ms_text(c.best_unified_ms) + " | " + decided + " " + ms_text(ms) + " | " +
             ms_text(speedup) + " | " + (ms <= 1.05 * c.best_ms ? "yes" : "**no**") + " | " + live + " " +
-            ms_text(auto_ms) + " |\n";
+            ms_text(auto_ms) + (was_measured ? " (measured)" : "") + " |\n";
     if (!is_unified(c.best) && c.best_ms < c.best_unified_ms)
       winners += "| " + c.name + " | " + c.best + " | " + ms_text(c.best_ms) + " | " + c.best_unified + " " +
                  ms_text(c.best_unified_ms) + " | " + ms_text(c.best_unified_ms / c.best_ms) + "x | " + decided + " |\n";
@@ -82,7 +96,9 @@ int split_report(int argc, char** argv) {
   }
   const double n = static_cast<double>(cases.size());
   std::printf("%zu triangles; decision %s.\n\n", cases.size(),
-              replay ? ("replayed with " + p.get("split-model")).c_str() : "as made in the run (column decided)");
+              replay          ? ("replayed with " + p.get("split-model")).c_str()
+              : live_decision ? "the live auto solver's (column auto_policy; measured tie-break included)"
+                              : "the model's, as made in the run (column decided)");
   std::printf("- decided policy within 5 %% of the fastest: %d / %zu (%.1f %%); exactly the fastest: %d\n", within,
               cases.size(), 100 * within / n, fastest);
   std::printf("- speedup of the decided policy over the best unified one >= 1.0: %d / %zu (%.1f %%); >= 0.95: %d (%.1f %%)\n",
@@ -90,7 +106,12 @@ int split_report(int argc, char** argv) {
   std::printf("- speedup distribution: min %.3g, 10th percentile %.3g, median %.3g, 90th %.3g, max %.3g\n",
               quantile(speedups, 0), quantile(speedups, 0.1), quantile(speedups, 0.5), quantile(speedups, 0.9),
               quantile(speedups, 1));
-  std::printf("- the live auto solver made the same decision on %d / %zu\n", live_agrees, cases.size());
+  std::printf("- the live auto solver made the model's decision on %d / %zu; it measured on %d (within 5 %%: %d)\n",
+              live_agrees, cases.size(), measured, measured_within);
+  if (!measure_ms.empty())
+    std::printf("- the measurement's setup: median %.3g ms (%.3g solves), max %.3g ms (%.3g solves)\n",
+                quantile(measure_ms, 0.5), quantile(measure_solves, 0.5), quantile(measure_ms, 1),
+                quantile(measure_solves, 1));
   std::printf("- decided:");
   for (const auto& [k, v] : decided_count) std::printf(" %s %d", k.c_str(), v);
   std::printf("; fastest:");

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "planners/split_sptrsv_decision.hpp"
+#include "planners/split_sptrsv_measure.hpp"
 #include "planners/split_sptrsv_structure.hpp"
 
 namespace hetsparse::sptrsv {
@@ -25,6 +26,10 @@ struct SplitOptions {
   std::string model_file;
   // The slicings' structural parameters; pf_min_rows follows AnalysisOptions::parallel_friendly_rows.
   planners::SplitStructureOptions structure;
+  // auto only: where the cost models cannot separate the best two or three policies and the solve
+  // is cheap, time them at setup and keep the fastest (planners/split_sptrsv_measure.hpp). Only with
+  // device Auto (a unified pick must be free to move the solves); the time counts in the setup.
+  planners::SplitMeasureOptions measure;
 };
 
 }  // namespace hetsparse::sptrsv

@@ -32,11 +32,6 @@ std::string heuristic_for(const Csr& c) {
   return heuristic_scheme(f);
 }
 
-bool scheme_model_available(const TriangularSolveOptions& o) {
-  const std::string gpu = cuda_device_name();
-  return !gpu.empty() && find_model_file(SelectionStore(resolve_perfmodel_dir(o.perfmodel_dir), gpu)).has_value();
-}
-
 TriangularSolveOptions part_options(const TriangularSolveOptions& parent, PartDevice device, const std::string& scheme,
                                     int k) {
   TriangularSolveOptions o = parent;
@@ -68,6 +63,11 @@ double since(std::chrono::steady_clock::time_point t0) {
 }
 
 }  // namespace
+
+bool scheme_model_available(const TriangularSolveOptions& o) {
+  const std::string gpu = cuda_device_name();
+  return !gpu.empty() && find_model_file(SelectionStore(resolve_perfmodel_dir(o.perfmodel_dir), gpu)).has_value();
+}
 
 std::string unified_gpu_scheme(const TriangularPattern& whole, const TriangularSolveOptions& options) {
   if (options.variant != "auto") return options.variant;
@@ -207,6 +207,7 @@ const TriangularSolver& SplitSolver::part(int k) const {
 }
 
 double SplitSolver::setup_seconds() const {
+  if (measurement_.measured) return structure_.seconds + decide_seconds_ + measurement_.seconds;
   double prepared = 0.0;  // the parts' scheme preparations (lazy, on each worker's first solve)
   for (const TriangularSolver* p : {part1_.get(), part2_.get()})
     if (p) prepared += p->preprocess_seconds() - p->analysis_seconds() - p->selection().seconds;
@@ -215,7 +216,9 @@ double SplitSolver::setup_seconds() const {
 
 std::string SplitSolver::describe() const {
   std::string text = std::string(planners::to_string(decision_.policy));
-  if (!active()) return text + " (" + decision_.reason + ")";
+  const bool from_auto = measurement_.measured || !measurement_.why.empty();  // the owner's auto mode sets it
+  const std::string how = from_auto ? "; decision: " + measurement_.describe() : "";
+  if (!active()) return text + " (" + decision_.reason + ")" + how;
   const auto part_text = [&](int k, PartDevice d) {
     const TriangularSolver& p = part(k);
     return std::to_string(k == 1 ? blocks_->n1() : blocks_->n2()) + " rows on " + planners::to_string(d) +
@@ -223,7 +226,7 @@ std::string SplitSolver::describe() const {
   };
   return text + " at level " + std::to_string(decision_.cut_level) + " of " + std::to_string(structure_.levels) +
          ": part 1 " + part_text(1, decision_.part1) + ", part 2 " + part_text(2, decision_.part2) + ", A21 " +
-         std::to_string(blocks_->a21_nnz()) + " entries (" + decision_.reason + ")";
+         std::to_string(blocks_->a21_nnz()) + " entries (" + decision_.reason + ")" + how;
 }
 
 }  // namespace hetsparse::sptrsv

@@ -20,6 +20,7 @@
 
 #include "planners/split_sptrsv_blocks.hpp"
 #include "planners/split_sptrsv_decision.hpp"
+#include "planners/split_sptrsv_measure.hpp"
 #include "planners/split_sptrsv_structure.hpp"
 #include "runtime/task_runtime.hpp"
 #include "sptrsv/analysis.hpp"
@@ -33,6 +34,8 @@ std::string unified_gpu_scheme(const TriangularPattern& whole, const TriangularS
 // A scheme's family and steps per DAG level for the GPU cost model (planners::SplitStructure::
 // gpu_family, gpu_level_factor): powK:BASE is BASE's family at 1/K.
 std::pair<int, double> gpu_scheme_steps(const std::string& scheme);
+// This GPU has a trained scheme model (so "auto" with SelectMode::Model needs no search).
+bool scheme_model_available(const TriangularSolveOptions& options);
 
 class SplitSolver {
  public:
@@ -59,7 +62,13 @@ class SplitSolver {
   const planners::SplitBlocks& blocks() const;  // InvalidArgument when not active
   // Part 1 or 2's solver (InvalidArgument when not active or k is neither).
   const TriangularSolver& part(int k) const;
-  // Structure + decision + blocks + the parts' analyses, selections and preparations so far.
+  // How the decision went: the model's alone, or the measured tie-break (its candidates' times).
+  // Set by the owner after the decision; a measured setup replaces the blocks' and parts' own times
+  // in setup_seconds (the winning split was built and warmed up inside the measurement).
+  void set_measurement(planners::SplitMeasurement m) { measurement_ = std::move(m); }
+  const planners::SplitMeasurement& measurement() const { return measurement_; }
+  // Structure + decision + blocks + the parts' analyses, selections and preparations so far, or
+  // structure + decision + the measurement.
   double setup_seconds() const;
   // One line: the policy, the cut, each part's rows, device and scheme, A21's entries.
   std::string describe() const;
@@ -72,6 +81,7 @@ class SplitSolver {
   planners::SplitStructure structure_;
   planners::SplitDecision decision_;
   std::string thresholds_source_;
+  planners::SplitMeasurement measurement_;
   double decide_seconds_ = 0.0, build_seconds_ = 0.0;
   std::unique_ptr<planners::SplitBlocks> blocks_;
   std::unique_ptr<TriangularSolver> part1_, part2_;

@@ -10,6 +10,7 @@
 #pragma once
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "codelets/sptrsv/sptrsv_codelet.hpp"
 #include "runtime/task_runtime.hpp"
@@ -145,11 +146,27 @@ class TriangularSolver {
   void install(std::unique_ptr<TriangularPattern> pattern, std::unique_ptr<DeviceAnalysed> device,
                const AnalysisOptions& analysis, Triangle tri, bool unit_diagonal, const TriangularSolveOptions& options,
                bool gpu);
+  // install's first half: releases the previous analysis and takes over this one's state.
+  void adopt(std::unique_ptr<TriangularPattern> pattern, std::unique_ptr<DeviceAnalysed> device,
+             const AnalysisOptions& analysis, Triangle tri, bool unit_diagonal, const TriangularSolveOptions& options,
+             bool gpu);
   void choose_scheme(const TriangularSolveOptions& options);
   void prepare_scheme();  // the chosen scheme's variant index, or its per-worker preparation
   // Split hook (triangular_solver_split.cpp): with options.split on, the split model's decision; a
   // split makes split_ active, a unified CPU decision narrows the device (device Auto only).
   void choose_split(const TriangularSolveOptions& options);
+  // The split model's measured tie-break (triangular_solver_measure.cpp): times the candidates, each
+  // a solver over a copy of this analysis running one policy, and returns the measurement; when the
+  // pick is a split, its SplitSolver (built with `decision`'s predictions) lands in `split`.
+  planners::SplitMeasurement measure_split(const TriangularSolveOptions& options, const planners::SplitStructure& structure,
+                                           const planners::SplitMachine& machine, const planners::SplitDecision& decision,
+                                           const std::vector<planners::SplitPolicy>& candidates, const std::string& source,
+                                           double decide_seconds, std::unique_ptr<SplitSolver>& split);
+  // One candidate of the tie-break: a copy of this analysis solved by `policy` (decision: its split).
+  std::unique_ptr<TriangularSolver> make_candidate(planners::SplitPolicy policy, const planners::SplitDecision& decision,
+                                                   const planners::SplitStructure& structure,
+                                                   const TriangularSolveOptions& options, const std::string& source,
+                                                   double decide_seconds) const;
   AnalysisOptions analysis_options(const TriangularSolveOptions& options, bool gpu) const;
   const TriangularPattern& host_pattern() const;
   void release_matrix();  // handles, prepared schemes and level tasks of the previous analysis

@@ -79,6 +79,15 @@ void TriangularSolver::analyze_device(kernels::DeviceCsrView T, int cuda_device,
 void TriangularSolver::install(std::unique_ptr<TriangularPattern> pattern, std::unique_ptr<DeviceAnalysed> device,
                                const AnalysisOptions& analysis, Triangle tri, bool unit_diagonal,
                                const TriangularSolveOptions& options, bool gpu) {
+  adopt(std::move(pattern), std::move(device), analysis, tri, unit_diagonal, options, gpu);
+  choose_split(options);  // split hook: a split needs no unified scheme
+  if (!split_ || !split_->active()) choose_scheme(options);
+  register_matrix();
+}
+
+void TriangularSolver::adopt(std::unique_ptr<TriangularPattern> pattern, std::unique_ptr<DeviceAnalysed> device,
+                             const AnalysisOptions& analysis, Triangle tri, bool unit_diagonal,
+                             const TriangularSolveOptions& options, bool gpu) {
   release_matrix();
   pattern_ = std::move(pattern);
   device_ = std::move(device);
@@ -93,9 +102,6 @@ void TriangularSolver::install(std::unique_ptr<TriangularPattern> pattern, std::
   gpu_ = gpu;
   selection_ = Selection{};
   variant_index_ = -1;
-  choose_split(options);  // split hook: a split needs no unified scheme
-  if (!split_ || !split_->active()) choose_scheme(options);
-  register_matrix();
 }
 
 void TriangularSolver::choose_scheme(const TriangularSolveOptions& options) {

@@ -4,9 +4,11 @@
 #include <chrono>
 #include <memory>
 #include <tuple>
+#include <vector>
 
 #include "hetsparse/error.hpp"
 #include "planners/split_sptrsv_decision.hpp"
+#include "planners/split_sptrsv_measure.hpp"
 #include "planners/split_sptrsv_structure.hpp"
 #include "sptrsv/scheme_timing.hpp"
 #include "sptrsv/split_model_store.hpp"
@@ -38,6 +40,7 @@ void TriangularSolver::choose_split(const TriangularSolveOptions& options) {
     structure = planners::analyse_split_structure(p.host_view(), structure_options);
   }
   const auto t0 = std::chrono::steady_clock::now();
+  const double structure_seconds = structure.seconds;
   planners::SplitMachine machine;
   machine.gpu = gpu_ && device_where_ != rt::Where::Cpu;
   machine.cpu_parallel_width = std::max(1, so.cpu_parallel_width);
@@ -45,20 +48,46 @@ void TriangularSolver::choose_split(const TriangularSolveOptions& options) {
     std::tie(structure.gpu_family, structure.gpu_level_factor) = gpu_scheme_steps(unified_gpu_scheme(p, options));
   planners::SplitDecision decision;
   std::string source = "forced";
+  planners::SplitMeasurement measurement;
+  std::unique_ptr<SplitSolver> measured_split;  // a split the tie-break picked, already built
   if (so.mode == SplitMode::Auto) {
     const LoadedThresholds loaded =
         load_split_thresholds(so.model_file, options.perfmodel_dir, machine.gpu ? cuda_device_name() : "");
     decision = planners::decide_split(structure, loaded.thresholds, machine);
-    if (decision.policy == planners::SplitPolicy::UnifiedGpu && single_algorithm) {
-      add_single_algorithm_cut();  // (1-c) is reached: decide again with the cut
+    // (1-c) is reached: decide again with the cut, unless no column is longer than a warp (no warp
+    // iterates, nothing to save: the Laplacians), which the structure's longest column already says.
+    if (decision.policy == planners::SplitPolicy::UnifiedGpu && single_algorithm &&
+        structure.mcl - 1 > structure_options.warp) {
+      add_single_algorithm_cut();
       decision = planners::decide_split(structure, loaded.thresholds, machine);
     }
     source = loaded.source;
+    const std::vector<planners::SplitPolicy> candidates =
+        options.device == SolveDevice::Auto ? planners::measure_candidates(decision, so.measure, &measurement.why)
+                                            : std::vector<planners::SplitPolicy>{};
+    if (options.device != SolveDevice::Auto) measurement.why = "the device is the caller's";
+    if (!candidates.empty()) {
+      const std::string why = measurement.why;
+      const double decided_so_far =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() - (structure.seconds - structure_seconds);
+      measurement = measure_split(options, structure, machine, decision, candidates, source, decided_so_far, measured_split);
+      if (measurement.measured && measurement.pick != decision.policy) {
+        const planners::SplitDecision model = decision;
+        decision = planners::forced_split(structure, measurement.pick, machine);
+        decision.predicted_ms = model.predicted_ms;
+        decision.reason = "measured tie-break; the model: " + model.reason;
+      }
+      measurement.why = why + "; " + measurement.why;
+    }
   } else {
     decision = planners::forced_split(structure, forced_policy(so.mode), machine);  // InvalidArgument naming why
   }
-  const double decide_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  split_ = std::make_unique<SplitSolver>(rt_, p, structure, decision, options, source, decide_seconds);
+  // The single-algorithm cut is in structure.seconds already, the measurement in its own figure.
+  const double decide_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() -
+                                (structure.seconds - structure_seconds) - (measurement.measured ? measurement.seconds : 0.0);
+  split_ = measured_split ? std::move(measured_split)
+                          : std::make_unique<SplitSolver>(rt_, p, structure, decision, options, source, decide_seconds);
+  if (so.mode == SplitMode::Auto) split_->set_measurement(std::move(measurement));
   if (split_->active()) {
     variant_ = std::string("split:") + planners::to_string(decision.policy);
     return;

@@ -4,7 +4,9 @@
 #          bench_sptrsv_split fit -> OUTDIR/split_model.tsv (commit it as data/split_model_<gpu>.tsv);
 #   eval:  the same on the evaluation corpus (the real matrices of MATRICES, the six SpTRSV anchors,
 #          generated triangles with other sizes and seeds than training's), then the report
-#          (OUTDIR/split_report.md) with the decision of the run (auto = SPLIT_MODEL if set).
+#          (OUTDIR/split_report.md) with the model's decision of the run (auto = SPLIT_MODEL if set),
+#          and OUTDIR/split_report_live.md with the live auto solver's (its measured tie-break included;
+#          SPLIT_MEASURE=off|on[:...] sets it, default on).
 # Rows land in OUTDIR/split_{train,eval}.tsv as each triangle is measured; a run cut short resumes
 # (--skip-done) when started again. Scheduler: peager (the CPUs' level-scheduled parallel task needs
 # combined workers); if a smoke run fails under it, dmdas (the level-scheduled CPU part then runs on
@@ -21,8 +23,8 @@ DEADLINE=${DEADLINE:-$(( $(date +%s) + 3600 ))}
 mkdir -p "$OUTDIR/perfmodels"
 export STARPU_PERF_MODEL_DIR="$OUTDIR/perfmodels" STARPU_SILENT=1
 log="$OUTDIR/split_eval.log"
-model_args=()
-[ -n "${SPLIT_MODEL:-}" ] && model_args=(--split-model "$SPLIT_MODEL")
+model_args=(--split-measure "${SPLIT_MEASURE:-on}")  # auto's measured tie-break (off: the model alone)
+[ -n "${SPLIT_MODEL:-}" ] && model_args+=(--split-model "$SPLIT_MODEL")
 
 cat > "$OUTDIR/corpus_train.tsv" <<'EOF'
 t_cb_1	levels:c1000+b100000x5:4:11
@@ -143,7 +145,9 @@ if [ -s "$OUTDIR/split_train.tsv" ]; then
 fi
 if [ -s "$OUTDIR/split_eval.tsv" ]; then
   "$B" report --input "$OUTDIR/split_eval.tsv" > "$OUTDIR/split_report.md" 2>&1
+  "$B" report --input "$OUTDIR/split_eval.tsv" --decision live > "$OUTDIR/split_report_live.md" 2>&1
   [ -s "$OUTDIR/split_model.tsv" ] &&
     "$B" report --input "$OUTDIR/split_eval.tsv" --split-model "$OUTDIR/split_model.tsv" > "$OUTDIR/split_report_replayed.md" 2>&1
   head -12 "$OUTDIR/split_report.md"
+  head -12 "$OUTDIR/split_report_live.md"
 fi

@@ -4,6 +4,7 @@
 // forced policies this machine or triangle cannot run are refused by name.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <tuple>
@@ -96,6 +97,7 @@ TEST(SplitSolverCpu, AutoWithoutGpuStaysOnTheCpus) {
     o.split.mode = sptrsv::SplitMode::Auto;
     o.split.cpu_parallel_width = 2;
     o.split.model_file = model;
+    o.split.measure.enabled = false;  // the model's own decision (the tie-break: MeasuredTieBreak)
     sptrsv::TriangularSolver s(r);
     s.analyze(T, Triangle::Lower, false, o);
     ASSERT_NE(s.split(), nullptr);
@@ -106,6 +108,52 @@ TEST(SplitSolverCpu, AutoWithoutGpuStaysOnTheCpus) {
                                                                                         : "cpu_serial");
     EXPECT_FALSE(s.split()->describe().empty());
     run_solves(s, T, Triangle::Lower, false, spec);
+  }
+}
+
+// The measured tie-break on the CPUs: with a margin that takes every CPU policy in (one core, the
+// 2-wide level-scheduled task, the CPU-CPU split where the triangle has a thin tail), each is timed,
+// the pick is the fastest median and the solver runs it; with device Cpu it is not measured.
+TEST(SplitSolverCpu, MeasuredTieBreak) {
+  rt::Runtime r(test_runtime_options("peager", 2, 0));
+  for (const char* spec : {"b6000x6+c400", "c300+b8000x4"}) {
+    const Csr T = level_profile_lower(spec, 4, 9);
+    sptrsv::TriangularSolveOptions o;  // device auto
+    o.split.mode = sptrsv::SplitMode::Auto;
+    o.split.cpu_parallel_width = 2;
+    o.split.model_file = "/dev/null";  // the starting cost models
+    o.split.measure = planners::SplitMeasureOptions::parse("on:margin=1000,max-ms=1e9,solves=3");
+    sptrsv::TriangularSolver s(r);
+    s.analyze(T, Triangle::Lower, false, o);
+    ASSERT_NE(s.split(), nullptr);
+    const planners::SplitMeasurement& m = s.split()->measurement();
+    ASSERT_TRUE(m.measured) << spec << ": " << s.split()->describe();
+    EXPECT_GE(m.candidates.size(), 2u) << spec;
+    double fastest = INFINITY;
+    for (const planners::MeasuredPolicy& c : m.candidates) {
+      EXPECT_TRUE(c.error.empty()) << spec << " " << planners::to_string(c.policy) << ": " << c.error;
+      EXPECT_GT(c.measured_ms, 0.0) << spec;
+      fastest = std::min(fastest, c.measured_ms);
+    }
+    for (const planners::MeasuredPolicy& c : m.candidates)
+      if (c.policy == m.pick) {
+        EXPECT_EQ(c.measured_ms, fastest) << spec;
+      }
+    EXPECT_EQ(s.split()->decision().policy, m.pick) << spec;
+    EXPECT_EQ(s.split()->active(), planners::is_split(m.pick)) << spec;
+    EXPECT_EQ(s.chosen_variant(), m.pick == planners::SplitPolicy::CpuCpu      ? "split:cpu-cpu"
+                                  : m.pick == planners::SplitPolicy::UnifiedCpu ? "cpu_serial"
+                                                                                : "cpu_parallel_task")
+        << spec;
+    EXPECT_GT(m.seconds, 0.0);
+    EXPECT_GE(s.split()->setup_seconds(), m.seconds);
+    EXPECT_NE(s.split()->describe().find("measured:"), std::string::npos) << s.split()->describe();
+    run_solves(s, T, Triangle::Lower, false, std::string(spec) + " measured");
+    // Device Cpu: the caller fixed the device, so the model's decision stands.
+    o.device = sptrsv::SolveDevice::Cpu;
+    s.analyze(T, Triangle::Lower, false, o);
+    EXPECT_FALSE(s.split()->measurement().measured) << spec;
+    EXPECT_STREQ(s.split()->measurement().how(), "model");
   }
 }
 

@@ -2,10 +2,11 @@
 // CPU-GPU split both ways round (serial part first or last), the GPU-GPU single-algorithm split on
 // a triangle with long columns, `auto` choosing the CPU-GPU split for a chain glued to a wide block,
 // new values; each against ref::sptrsv, lower and upper, 1 and 3 right-hand sides (3: on CPU
-// workers), transposed (unified) and in place.
+// workers), transposed (unified) and in place; the measured tie-break with GPU candidates.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -88,6 +89,7 @@ TEST(SplitSolverGpu, AutoSplitsAChainGluedToABlock) {
   // 99.8 % serial levels, 95 % of the rows in parallel-friendly ones, the chain cheap on one core.
   sptrsv::TriangularSolveOptions o = split_options(sptrsv::SplitMode::Auto);
   o.split.model_file = "/dev/null";  // an empty file: every threshold at its default
+  o.split.measure.enabled = false;   // the model's decision (the tie-break: MeasuredTieBreak below)
   const Csr T = level_profile_lower("c3000+b60000x6", 4, 8);
   sptrsv::TriangularSolver s(r);
   s.analyze(T, Triangle::Lower, false, o);
@@ -103,6 +105,44 @@ TEST(SplitSolverGpu, AutoSplitsAChainGluedToABlock) {
   std::vector<double> X(B.size(), std::nan(""));
   s.solve(B.data(), X.data());
   expect_matches_reference(T2, Triangle::Lower, false, false, B, X, 1, "auto after update_values");
+}
+
+// The measured tie-break with GPU candidates: a margin that takes one core, the GPU and the CPU-GPU
+// split in; each is timed, the fastest median is what the solver runs, then new values.
+TEST(SplitSolverGpu, MeasuredTieBreak) {
+  rt::Runtime r(test_runtime_options("dmdas", 2, 1));
+  if (r.cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
+  for (const char* spec : {"c3000+b60000x6", "b60000x6+c3000"}) {
+    sptrsv::TriangularSolveOptions o = split_options(sptrsv::SplitMode::Auto);
+    o.split.model_file = "/dev/null";
+    o.split.measure = planners::SplitMeasureOptions::parse("on:margin=1000,max-ms=1e9,solves=3");
+    const Csr T = level_profile_lower(spec, 4, 8);
+    sptrsv::TriangularSolver s(r);
+    s.analyze(T, Triangle::Lower, false, o);
+    const planners::SplitMeasurement& m = s.split()->measurement();
+    ASSERT_TRUE(m.measured) << spec << ": " << s.split()->describe();
+    EXPECT_EQ(m.candidates.size(), 3u) << s.split()->describe();
+    double fastest = INFINITY;
+    for (const planners::MeasuredPolicy& c : m.candidates) {
+      EXPECT_TRUE(c.error.empty()) << spec << " " << planners::to_string(c.policy) << ": " << c.error;
+      fastest = std::fmin(fastest, c.measured_ms);
+    }
+    for (const planners::MeasuredPolicy& c : m.candidates)
+      if (c.policy == m.pick) {
+        EXPECT_EQ(c.measured_ms, fastest) << spec;
+      }
+    EXPECT_EQ(s.split()->decision().policy, m.pick);
+    EXPECT_EQ(s.split()->active(), planners::is_split(m.pick));
+    std::printf("%s: %s\n", spec, s.split()->describe().c_str());
+    run_solves(s, T, Triangle::Lower, false, std::string(spec) + " measured");
+    Csr T2 = T;
+    for (std::size_t k = 0; k < T2.values.size(); ++k) T2.values[k] *= 1.0 + 0.25 * std::sin(static_cast<double>(k));
+    s.update_values(T2);
+    const std::vector<double> B = random_values(static_cast<std::size_t>(T.rows), 13);
+    std::vector<double> X(B.size(), std::nan(""));
+    s.solve(B.data(), X.data());
+    expect_matches_reference(T2, Triangle::Lower, false, false, B, X, 1, std::string(spec) + " measured, new values");
+  }
 }
 
 }  // namespace

@@ -1,0 +1,153 @@
+// The measured tie-break: its options' text form, the candidates and the interleaved timing.
+#include "planners/split_sptrsv_measure.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+
+#include "hetsparse/error.hpp"
+
+namespace hetsparse::planners {
+namespace {
+
+std::string number(double v) {
+  char b[40];
+  std::snprintf(b, sizeof b, "%.4g", v);
+  return b;
+}
+
+double positive_number(const std::string& key, const std::string& value, const std::string& text) {
+  char* end = nullptr;
+  const double v = std::strtod(value.c_str(), &end);
+  if (value.empty() || *end != '\0' || !std::isfinite(v) || v <= 0)
+    throw InvalidArgument("split measure '" + text + "': " + key + "=" + value + " is not a positive number");
+  return v;
+}
+
+double prediction(const SplitDecision& d, SplitPolicy p) { return d.predicted_ms[static_cast<std::size_t>(p)]; }
+
+}  // namespace
+
+SplitMeasureOptions SplitMeasureOptions::parse(const std::string& text) {
+  SplitMeasureOptions o;
+  if (text == "off") {
+    o.enabled = false;
+    return o;
+  }
+  std::string pairs = text;
+  if (pairs == "on") pairs.clear();
+  else if (pairs.rfind("on:", 0) == 0) pairs = pairs.substr(3);
+  std::istringstream in(pairs);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    const std::size_t eq = item.find('=');
+    const std::string key = item.substr(0, eq), value = eq == std::string::npos ? "" : item.substr(eq + 1);
+    if (eq == std::string::npos)
+      throw InvalidArgument("split measure '" + text + "': '" + item + "' is not key=value (off, on, or on:margin=..," +
+                            "max-ms=..,candidates=..,solves=..)");
+    if (key == "margin") {
+      o.margin = positive_number(key, value, text);
+      if (o.margin < 1) throw InvalidArgument("split measure '" + text + "': margin must be at least 1");
+    } else if (key == "max-ms") {
+      o.max_predicted_ms = positive_number(key, value, text);
+    } else if (key == "candidates" || key == "solves") {
+      const double v = positive_number(key, value, text);
+      if (v != std::floor(v) || v > 1000) throw InvalidArgument("split measure '" + text + "': " + key + " must be a whole number up to 1000");
+      (key == "solves" ? o.solves : o.max_candidates) = static_cast<int>(v);
+    } else {
+      throw InvalidArgument("split measure '" + text + "': unknown key '" + key + "' (margin, max-ms, candidates, solves)");
+    }
+  }
+  if (o.max_candidates < 2) throw InvalidArgument("split measure '" + text + "': candidates must be at least 2");
+  return o;
+}
+
+std::string SplitMeasureOptions::to_string() const {
+  if (!enabled) return "off";
+  return "on:margin=" + number(margin) + ",max-ms=" + number(max_predicted_ms) +
+         ",candidates=" + std::to_string(max_candidates) + ",solves=" + std::to_string(solves);
+}
+
+std::vector<SplitPolicy> measure_candidates(const SplitDecision& d, const SplitMeasureOptions& o, std::string* why) {
+  const auto say = [why](std::string text) {
+    if (why) *why = std::move(text);
+    return std::vector<SplitPolicy>{};
+  };
+  if (!o.enabled) return say("measuring off");
+  // The decided policy's prediction; GPU-GPU has none, its alternative is the unified GPU's.
+  const bool gpu_gpu = d.policy == SplitPolicy::GpuGpu;
+  const double decided = prediction(d, gpu_gpu ? SplitPolicy::UnifiedGpu : d.policy);
+  double best = decided;
+  for (SplitPolicy p : kAllSplitPolicies)
+    if (std::isfinite(prediction(d, p))) best = std::isfinite(best) ? std::min(best, prediction(d, p)) : prediction(d, p);
+  if (!std::isfinite(best)) return say("no prediction");
+  if (best > o.max_predicted_ms) return say("predicted " + number(best) + " ms > " + number(o.max_predicted_ms) + " ms");
+  std::vector<SplitPolicy> near;
+  for (SplitPolicy p : kAllSplitPolicies)
+    if (p != d.policy && std::isfinite(prediction(d, p)) && prediction(d, p) <= o.margin * best) near.push_back(p);
+  std::stable_sort(near.begin(), near.end(),
+                   [&d](SplitPolicy a, SplitPolicy b) { return prediction(d, a) < prediction(d, b); });
+  // The decided policy first (GPU-GPU: with the unified GPU next), then the nearest predictions.
+  std::vector<SplitPolicy> c = {d.policy};
+  if (gpu_gpu) {
+    c.push_back(SplitPolicy::UnifiedGpu);
+    near.erase(std::remove(near.begin(), near.end(), SplitPolicy::UnifiedGpu), near.end());
+  }
+  for (SplitPolicy p : near)
+    if (static_cast<int>(c.size()) < o.max_candidates) c.push_back(p);
+  if (c.size() < 2) return say("confident: nothing else predicted within " + number(o.margin) + "x of " + number(best) + " ms");
+  if (why) *why = std::to_string(c.size()) + " candidates within " + number(o.margin) + "x of " + number(best) + " ms";
+  return c;
+}
+
+SplitMeasurement measure_split(const SplitDecision& d, const std::vector<SplitPolicy>& candidates, int solves,
+                               const SolveTimer& timer) {
+  SplitMeasurement m;
+  m.pick = d.policy;
+  std::vector<std::vector<double>> times(candidates.size());
+  for (SplitPolicy p : candidates) m.candidates.push_back({p, prediction(d, p), std::nan(""), ""});
+  const auto time_one = [&](std::size_t k, bool keep) {
+    MeasuredPolicy& c = m.candidates[k];
+    if (!c.error.empty()) return;
+    try {
+      const double s = timer(c.policy);
+      if (keep) times[k].push_back(s);
+    } catch (const std::exception& e) {
+      c.error = e.what();
+    }
+  };
+  const std::size_t n = candidates.size();
+  for (std::size_t k = 0; k < n; ++k) time_one(k, false);  // warm-ups: the lazy preparations
+  for (int r = 0; r < solves; ++r)
+    for (std::size_t j = 0; j < n; ++j) time_one((j + static_cast<std::size_t>(r)) % n, true);
+  double best = INFINITY;
+  for (std::size_t k = 0; k < n; ++k) {
+    MeasuredPolicy& c = m.candidates[k];
+    if (!c.error.empty() || times[k].empty()) continue;
+    std::vector<double>& t = times[k];
+    std::sort(t.begin(), t.end());
+    c.measured_ms = 1e3 * (t.size() % 2 ? t[t.size() / 2] : 0.5 * (t[t.size() / 2 - 1] + t[t.size() / 2]));
+    if (c.measured_ms < best) {
+      best = c.measured_ms;
+      m.pick = c.policy;
+      m.measured = true;
+    }
+  }
+  m.why = m.measured ? std::to_string(n) + " candidates, " + std::to_string(solves) + " solves each"
+                     : "every candidate failed; the model's decision stands";
+  return m;
+}
+
+std::string SplitMeasurement::describe() const {
+  if (!measured) return std::string("model (") + why + ")";
+  std::string text = "measured:";
+  for (const MeasuredPolicy& c : candidates)
+    text += std::string(" ") + planners::to_string(c.policy) + " " +
+            (c.error.empty() ? number(c.measured_ms) + " ms" : "failed (" + c.error + ")") + ",";
+  text.back() = ' ';
+  return text + "-> " + planners::to_string(pick) + " (" + number(seconds * 1e3) + " ms of setup)";
+}
+
+}  // namespace hetsparse::planners

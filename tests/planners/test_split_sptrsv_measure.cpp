@@ -1,0 +1,144 @@
+// The split model's measured tie-break without a runtime: which policies it times (none when the
+// cost models are confident or the solve is predicted expensive), the interleaved timing with a
+// fake timer (the fastest median wins, a failing candidate is dropped), and the options' text form.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cmath>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "hetsparse/error.hpp"
+#include "planners/split_sptrsv_measure.hpp"
+
+namespace hetsparse::test {
+namespace {
+
+using planners::SplitPolicy;
+
+// A decision of `policy` with these predictions (ms, in kAllSplitPolicies' order; NaN: ruled out).
+planners::SplitDecision decided(SplitPolicy policy, std::array<double, 6> predicted) {
+  planners::SplitDecision d;
+  d.policy = policy;
+  d.predicted_ms = predicted;
+  d.reason = "hand-built";
+  return d;
+}
+
+const double kNone = std::nan("");
+
+TEST(SplitMeasure, CandidatesAreTheNearPredictionsWithTheDecisionFirst) {
+  // cpu 0.20, cpu-levels 0.24, gpu 0.28, cpu-gpu 0.50, cpu-cpu 1.5: three within 1.5x of 0.20.
+  const auto d = decided(SplitPolicy::UnifiedCpuLevels, {0.20, 0.24, 0.28, 0.50, 1.5, kNone});
+  std::string why;
+  const std::vector<SplitPolicy> c = planners::measure_candidates(d, {}, &why);
+  EXPECT_EQ(c, (std::vector<SplitPolicy>{SplitPolicy::UnifiedCpuLevels, SplitPolicy::UnifiedCpu, SplitPolicy::UnifiedGpu}))
+      << why;
+  planners::SplitMeasureOptions two;
+  two.max_candidates = 2;
+  EXPECT_EQ(planners::measure_candidates(d, two),
+            (std::vector<SplitPolicy>{SplitPolicy::UnifiedCpuLevels, SplitPolicy::UnifiedCpu}));
+}
+
+TEST(SplitMeasure, SkippedWhenConfidentExpensiveOrOff) {
+  std::string why;
+  // Confident: the next prediction is 3x the best.
+  EXPECT_TRUE(planners::measure_candidates(decided(SplitPolicy::UnifiedCpu, {0.1, 0.3, 0.5, kNone, kNone, kNone}), {}, &why)
+                  .empty());
+  EXPECT_NE(why.find("confident"), std::string::npos) << why;
+  // Expensive: as close as can be, but 5 ms a solve.
+  EXPECT_TRUE(planners::measure_candidates(decided(SplitPolicy::UnifiedGpu, {5.2, 5.1, 5.0, 5.3, kNone, kNone}), {}, &why)
+                  .empty());
+  EXPECT_NE(why.find("> 2 ms"), std::string::npos) << why;
+  // Off.
+  planners::SplitMeasureOptions off;
+  off.enabled = false;
+  EXPECT_TRUE(planners::measure_candidates(decided(SplitPolicy::UnifiedCpu, {0.1, 0.1, 0.1, kNone, kNone, kNone}), off).empty());
+  // A machine that rules policies out (NaN) leaves nothing to compare.
+  EXPECT_TRUE(planners::measure_candidates(decided(SplitPolicy::UnifiedCpu, {0.1, kNone, kNone, kNone, kNone, kNone}), {}).empty());
+}
+
+TEST(SplitMeasure, GpuGpuBringsTheUnifiedGpu) {
+  // The cost models have no GPU-GPU figure: its alternative is the GPU alone.
+  const auto d = decided(SplitPolicy::GpuGpu, {3.0, 2.0, 1.0, 1.2, kNone, kNone});
+  EXPECT_EQ(planners::measure_candidates(d, {}),
+            (std::vector<SplitPolicy>{SplitPolicy::GpuGpu, SplitPolicy::UnifiedGpu, SplitPolicy::CpuGpu}));
+}
+
+TEST(SplitMeasure, TheFastestMedianWinsAndCallsAreInterleaved) {
+  const auto d = decided(SplitPolicy::UnifiedCpuLevels, {0.20, 0.24, 0.28, kNone, kNone, kNone});
+  const std::vector<SplitPolicy> c = planners::measure_candidates(d, {});
+  ASSERT_EQ(c.size(), 3u);
+  // The fake machine: cpu-levels 0.30 ms, cpu 0.10 ms with one 5 ms outlier (the median ignores
+  // it), gpu 0.25 ms; the first call of each (its warm-up) takes 50 ms.
+  std::map<SplitPolicy, int> calls;
+  std::vector<SplitPolicy> order;
+  const planners::SolveTimer timer = [&](SplitPolicy p) {
+    order.push_back(p);
+    const int k = calls[p]++;
+    if (k == 0) return 0.05;
+    if (p == SplitPolicy::UnifiedCpu) return k == 2 ? 5e-3 : 1.0e-4;
+    return p == SplitPolicy::UnifiedCpuLevels ? 3.0e-4 : 2.5e-4;
+  };
+  const planners::SplitMeasurement m = planners::measure_split(d, c, 5, timer);
+  EXPECT_TRUE(m.measured);
+  EXPECT_STREQ(m.how(), "measured");
+  EXPECT_EQ(m.pick, SplitPolicy::UnifiedCpu);
+  ASSERT_EQ(m.candidates.size(), 3u);
+  EXPECT_NEAR(m.candidates[1].measured_ms, 0.10, 1e-12);
+  EXPECT_NEAR(m.candidates[0].measured_ms, 0.30, 1e-12);
+  EXPECT_NEAR(m.candidates[2].measured_ms, 0.25, 1e-12);
+  EXPECT_DOUBLE_EQ(m.candidates[0].predicted_ms, 0.24);  // cpu-levels, the decided one
+  for (const auto& [p, n] : calls) EXPECT_EQ(n, 6) << planners::to_string(p);  // warm-up + 5
+  // Warm-ups first, then rounds of all three, each round starting one further on.
+  ASSERT_EQ(order.size(), 18u);
+  EXPECT_EQ(order[3], c[0]);
+  EXPECT_EQ(order[6], c[1]);
+  EXPECT_EQ(order[9], c[2]);
+  EXPECT_NE(m.describe().find("-> cpu"), std::string::npos) << m.describe();
+}
+
+TEST(SplitMeasure, AFailingCandidateIsDroppedAndAllFailingKeepsTheModel) {
+  const auto d = decided(SplitPolicy::UnifiedGpu, {0.30, 0.25, 0.20, kNone, kNone, kNone});
+  const std::vector<SplitPolicy> c = {SplitPolicy::UnifiedGpu, SplitPolicy::UnifiedCpuLevels};
+  int gpu_calls = 0;
+  const planners::SplitMeasurement m = planners::measure_split(d, c, 3, [&](SplitPolicy p) {
+    if (p == SplitPolicy::UnifiedGpu) {
+      ++gpu_calls;
+      throw InvalidArgument("transform refused");
+    }
+    return 4e-4;
+  });
+  EXPECT_EQ(gpu_calls, 1) << "a candidate that failed is not timed again";
+  EXPECT_TRUE(m.measured);
+  EXPECT_EQ(m.pick, SplitPolicy::UnifiedCpuLevels);
+  EXPECT_TRUE(std::isnan(m.candidates[0].measured_ms));
+  EXPECT_EQ(m.candidates[0].error, "transform refused");
+  const planners::SplitMeasurement none =
+      planners::measure_split(d, c, 3, [](SplitPolicy) -> double { throw InvalidArgument("no"); });
+  EXPECT_FALSE(none.measured);
+  EXPECT_STREQ(none.how(), "model");
+  EXPECT_EQ(none.pick, SplitPolicy::UnifiedGpu);
+}
+
+TEST(SplitMeasure, OptionsParseOnce) {
+  using O = planners::SplitMeasureOptions;
+  EXPECT_FALSE(O::parse("off").enabled);
+  const O on = O::parse("on");
+  EXPECT_TRUE(on.enabled);
+  EXPECT_EQ(on.to_string(), O{}.to_string());
+  const O custom = O::parse("on:margin=1.3,max-ms=0.8,candidates=2,solves=7");
+  EXPECT_DOUBLE_EQ(custom.margin, 1.3);
+  EXPECT_DOUBLE_EQ(custom.max_predicted_ms, 0.8);
+  EXPECT_EQ(custom.max_candidates, 2);
+  EXPECT_EQ(custom.solves, 7);
+  EXPECT_EQ(O::parse(custom.to_string()).to_string(), custom.to_string());
+  EXPECT_EQ(O::parse("solves=3").solves, 3);
+  for (const char* bad : {"yes", "on:margin", "on:margin=0.9", "on:solves=2.5", "on:solves=0", "on:speed=2",
+                          "on:candidates=1", "on:max-ms=-1", "on:max-ms=nan"})
+    EXPECT_THROW(O::parse(bad), InvalidArgument) << bad;
+}
+
+}  // namespace
+}  // namespace hetsparse::test
