@@ -80,6 +80,8 @@ int cmd_sptrsv(int argc, char** argv) {
               "scheme for solves on a CUDA worker: a GPU variant, cusparse, clusterlevels[:key=val,...], ag:key=val,..., powK:BASE (K = 2, 4, 8, 16) or auto", "auto")
       .option("select", "search|model",
               "how auto chooses (default: model if one is trained for this GPU, else search)", "default")
+      .option("expected-solves", "N", "solves expected with this matrix: auto weighs a scheme's preparation against them",
+              "100")
       .option("device", "auto|any|cpu|gpu",
               "where the solves run: auto = the GPU when there is one, any = the scheduler decides", "auto")
       .option("cpu-mode", "serial|parallel-task|level-tasks",
@@ -145,6 +147,8 @@ int cmd_sptrsv(int argc, char** argv) {
   }
   so.variant = p.get("variant");
   so.select = sptrsv::parse_select_mode(p.get("select"));
+  if (p.get_int("expected-solves") < 1) throw UsageError("hetsparse sptrsv: --expected-solves must be at least 1");
+  so.expected_solves = static_cast<int>(std::min<long>(p.get_int("expected-solves"), 1L << 30));
   so.perfmodel_dir = runtime.options().perfmodel_dir;
   so.matrix_name = in.name;
   so.split.model_file = p.get("split-model");

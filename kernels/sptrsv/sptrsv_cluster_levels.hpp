@@ -23,8 +23,8 @@ struct ClusterLevelsOptions {
   int max_blocks = kMaxBlocks;  // cap on the cluster size (1 = one block, block barriers only)
   // 1024 or 512 threads a block, 0 = by the profile: one block of 1024 when the fullest narrow level
   // fits in it (block barriers only), else a cluster of 512-thread blocks (more blocks, more loads in
-  // flight). Rows of more than 4 off-diagonals (pack width 8) always take 512: a 1024-thread block
-  // leaves 64 registers a thread, too few to hold two such rows.
+  // flight). Rows of more than 2 off-diagonals (pack width 4 or 8) take 512 unless asked: a
+  // 1024-thread block leaves 64 registers a thread, too few to hold two such rows.
   int block_threads = 0;
   // A level of more rows than this many per thread of the cluster goes to a level-set launch.
   int wide_rows_per_thread = 4;

@@ -70,6 +70,7 @@ __device__ __forceinline__ double x_global(const double* x, index_t col) {
 // another block of the cluster, through distributed shared memory.
 template <bool Cluster, int Threads>
 __device__ __forceinline__ double x_dependency(const double* x, double (*ring)[Threads], index_t col) {
+  if constexpr (!Cluster) return x[col];  // one block: no ring codes, x through L1
   if (col >= 0) return x_global<Cluster>(x, col);
   const index_t code = -2 - col;
   double* slot = &ring[code >> 20][code & 1023];
@@ -150,18 +151,11 @@ __device__ __forceinline__ void level_step(const Packed& m, index_t level, index
   barrier_wait<Cluster>();
 }
 
-// Levels [level_begin, level_end); gridDim.x blocks form the cluster (one cluster per launch). Two
-// row buffers take turns (the loop body is two levels, so neither is copied into the other); the level
-// pointers come from shared memory, kLevelChunk levels at a time.
-template <bool Cluster, int Width, int Threads>
-__global__ void __launch_bounds__(Threads, 1)
-    cluster_levels_kernel(Packed m, const index_t* __restrict__ level_ptr, index_t level_begin, index_t level_end,
-                          double* x) {
-  __shared__ double ring[Cluster ? kRing : 1][Threads];
-  __shared__ index_t lp[kLevelChunk + 2];
-  const index_t threads = static_cast<index_t>(gridDim.x) * Threads;
-  const index_t t = static_cast<index_t>(blockIdx.x) * Threads + static_cast<index_t>(threadIdx.x);
-  HeldRow<Width> a, b;
+// A cluster's walk over its levels: each block keeps kLevelChunk level pointers in shared memory at a time.
+template <int Width, int Threads>
+__device__ __forceinline__ void cluster_walk(const Packed& m, const index_t* __restrict__ level_ptr, index_t level_begin,
+                                             index_t level_end, index_t t, index_t threads, HeldRow<Width>& a,
+                                             HeldRow<Width>& b, double* x, double (*ring)[Threads], index_t* lp) {
   for (index_t base = level_begin; base < level_end; base += kLevelChunk) {
     __syncthreads();  // the previous chunk's pointers are no longer read
     for (index_t i = threadIdx.x; i < kLevelChunk + 2 && base + i <= level_end; i += Threads) lp[i] = __ldg(level_ptr + base + i);
@@ -170,14 +164,44 @@ __global__ void __launch_bounds__(Threads, 1)
     const index_t stop = min(level_end, base + kLevelChunk);
     for (index_t level = base; level < stop; level += 2) {
       const index_t i = level - base;
-      // i is even and at most kLevelChunk - 2, so lp[i + 3] exists; lp[base + k] was loaded for
+      // i is even and at most kLevelChunk - 2, so lp[i + 3] exists; lp[k] was loaded for
       // base + k <= level_end, which the conditions below guarantee.
       const index_t end1 = level + 1 < level_end ? lp[i + 2] : lp[i + 1];
-      level_step<Cluster, Width, Threads>(m, level, t, threads, lp[i], lp[i + 1], lp[i + 1], end1, a, b, x, ring);
+      level_step<true, Width, Threads>(m, level, t, threads, lp[i], lp[i + 1], lp[i + 1], end1, a, b, x, ring);
       if (level + 1 >= level_end) break;
       const index_t end2 = level + 2 < level_end ? lp[i + 3] : end1;
-      level_step<Cluster, Width, Threads>(m, level + 1, t, threads, lp[i + 1], end1, end1, end2, b, a, x, ring);
+      level_step<true, Width, Threads>(m, level + 1, t, threads, lp[i + 1], end1, end1, end2, b, a, x, ring);
     }
+  }
+}
+
+// Levels [level_begin, level_end); gridDim.x blocks form the cluster (one cluster per launch). Two
+// row buffers take turns (the loop body is two levels, so neither is copied into the other).
+template <bool Cluster, int Width, int Threads>
+__global__ void __launch_bounds__(Threads, 1)
+    cluster_levels_kernel(Packed m, const index_t* __restrict__ level_ptr, index_t level_begin, index_t level_end,
+                          double* x) {
+  __shared__ double ring[Cluster ? kRing : 1][Threads];
+  __shared__ index_t lp[Cluster ? kLevelChunk + 2 : 1];
+  const index_t threads = static_cast<index_t>(gridDim.x) * Threads;
+  const index_t t = static_cast<index_t>(blockIdx.x) * Threads + static_cast<index_t>(threadIdx.x);
+  HeldRow<Width> a, b;
+  if constexpr (!Cluster) {
+    // One block: the level bounds ride in registers from step to step (a chunked shared-memory copy
+    // of the pointers, as below, measured slower here).
+    index_t first = __ldg(level_ptr + level_begin), end = __ldg(level_ptr + level_begin + 1);
+    if (first + t < end) load_row(m, first + t, a);
+    for (index_t level = level_begin; level < level_end; level += 2) {
+      const index_t end1 = level + 1 < level_end ? __ldg(level_ptr + level + 2) : end;
+      level_step<Cluster, Width, Threads>(m, level, t, threads, first, end, end, end1, a, b, x, ring);
+      if (level + 1 >= level_end) break;
+      const index_t end2 = level + 2 < level_end ? __ldg(level_ptr + level + 3) : end1;
+      level_step<Cluster, Width, Threads>(m, level + 1, t, threads, end, end1, end1, end2, b, a, x, ring);
+      first = end1;
+      end = end2;
+    }
+  } else {
+    cluster_walk<Width, Threads>(m, level_ptr, level_begin, level_end, t, threads, a, b, x, ring, lp);
   }
 }
 
@@ -294,7 +318,9 @@ ClusterLevelsSolver::ClusterLevelsSolver(cudaStream_t stream, const TriangularVi
   }
   width_ = cluster_levels_width(host);
   ClusterLevelsOptions o = options;
-  if (width_ == ClusterLevelsPack::kMaxWidth) o.block_threads = 512;
+  // A 1024-thread block of width 4 spills its two held rows (64 registers) and measured slower than
+  // 512-thread blocks; width 8 does not fit at all.
+  if (width_ == ClusterLevelsPack::kMaxWidth || (width_ == 4 && o.block_threads == 0)) o.block_threads = 512;
   plan_ = plan_cluster_levels(host, o);
   if (host.n == 0) return;
   if (device.level_rows == nullptr || device.host_level_ptr == nullptr || device.host_level_nnz == nullptr) {

@@ -1,11 +1,13 @@
 // The cluster-levels pack (see sptrsv_cluster_levels.hpp) and its serial oracle: host code, in CPU
 // builds too, so the pack is tested without a GPU.
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <string>
 
 #include "hetsparse/error.hpp"
 #include "kernels/sptrsv/sptrsv_cluster_levels.hpp"
+#include "sparse/host_threads.hpp"
 
 namespace hetsparse::kernels {
 namespace {
@@ -35,32 +37,47 @@ struct PositionLevels {
   std::vector<index_t> position_of;  // row -> position
 };
 
+constexpr std::size_t kChunk = 1 << 15;  // positions (or levels) a host thread takes at least
+
 PositionLevels position_levels(const TriangularView& t, const ClusterLevelsPlan& plan) {
   PositionLevels out;
   const auto n = static_cast<std::size_t>(t.n);
+  std::vector<index_t> run_of_level(static_cast<std::size_t>(t.num_levels), -1);
+  for (std::size_t r = 0; r < plan.runs.size(); ++r)
+    if (!plan.runs[r].wide)
+      for (index_t l = plan.runs[r].level_begin; l < plan.runs[r].level_end; ++l)
+        run_of_level[static_cast<std::size_t>(l)] = static_cast<index_t>(r);
   out.level.resize(n);
-  out.run.assign(n, -1);
+  out.run.resize(n);
   out.position_of.resize(n);
-  for (index_t l = 0; l < t.num_levels; ++l)
-    for (index_t p = t.level_ptr[l]; p < t.level_ptr[l + 1]; ++p) out.level[static_cast<std::size_t>(p)] = l;
-  for (std::size_t r = 0; r < plan.runs.size(); ++r) {
-    if (plan.runs[r].wide) continue;
-    for (index_t p = t.level_ptr[plan.runs[r].level_begin]; p < t.level_ptr[plan.runs[r].level_end]; ++p)
-      out.run[static_cast<std::size_t>(p)] = static_cast<index_t>(r);
-  }
-  for (index_t p = 0; p < t.n; ++p) out.position_of[static_cast<std::size_t>(t.level_rows[p])] = p;
+  parallel_chunks(static_cast<std::size_t>(t.num_levels), kChunk / 64, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t l = begin; l < end; ++l)
+      for (index_t p = t.level_ptr[l]; p < t.level_ptr[l + 1]; ++p) {
+        out.level[static_cast<std::size_t>(p)] = static_cast<index_t>(l);
+        out.run[static_cast<std::size_t>(p)] = run_of_level[l];
+      }
+  });
+  parallel_chunks(n, kChunk, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t p = begin; p < end; ++p) out.position_of[static_cast<std::size_t>(t.level_rows[p])] = static_cast<index_t>(p);
+  });
   return out;
 }
 
 }  // namespace
 
 int cluster_levels_width(const TriangularView& t) {
-  index_t longest = 0;
-  for (index_t p = 0; p < t.n; ++p) {
-    const PositionRow r = row_at(t, p);
-    longest = std::max(longest, r.off_end() - r.off_begin());
-  }
-  return longest <= 2 ? 2 : longest <= 4 ? 4 : ClusterLevelsPack::kMaxWidth;
+  std::vector<index_t> longest(static_cast<std::size_t>(host_thread_count(0)) + 1, 0);
+  std::atomic<std::size_t> next{0};
+  parallel_chunks(static_cast<std::size_t>(t.n), kChunk, [&](std::size_t begin, std::size_t end) {
+    index_t most = 0;
+    for (std::size_t p = begin; p < end; ++p) {
+      const PositionRow r = row_at(t, static_cast<index_t>(p));
+      most = std::max(most, r.off_end() - r.off_begin());
+    }
+    longest[std::min(next++, longest.size() - 1)] = most;  // the chunks never outnumber the threads
+  });
+  const index_t most = *std::max_element(longest.begin(), longest.end());
+  return most <= 2 ? 2 : most <= 4 ? 4 : ClusterLevelsPack::kMaxWidth;
 }
 
 ClusterLevelsPack pack_cluster_levels(const TriangularView& t, const ClusterLevelsPlan& plan) {
@@ -92,28 +109,38 @@ ClusterLevelsPack pack_cluster_levels(const TriangularView& t, const ClusterLeve
   pack.diagonal.resize(n);
   pack.cols.assign(w * n, -1);
   pack.values.assign(w * n, 0.0);
-  bool overflow = false;
-  for (index_t p = 0; p < t.n && !overflow; ++p) {
-    const PositionRow r = row_at(t, p);
-    overflow = r.off_end() - r.off_begin() > pack.width;
+  // Overflow entries (rows longer than the width) need their offsets first: count, scan, fill.
+  std::vector<index_t> extra(n + 1, 0);
+  parallel_chunks(n, kChunk, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t p = begin; p < end; ++p) {
+      const PositionRow r = row_at(t, static_cast<index_t>(p));
+      extra[p + 1] = std::max<index_t>(0, r.off_end() - r.off_begin() - pack.width);
+    }
+  });
+  for (std::size_t p = 0; p < n; ++p) extra[p + 1] += extra[p];
+  if (extra[n] > 0) {
+    pack.overflow_ptr = extra;
+    pack.overflow_cols.resize(static_cast<std::size_t>(extra[n]));
+    pack.overflow_values.resize(static_cast<std::size_t>(extra[n]));
   }
-  if (overflow) pack.overflow_ptr.assign(n + 1, 0);
-  for (index_t p = 0; p < t.n; ++p) {
-    const PositionRow r = row_at(t, p);
-    const auto pos = static_cast<std::size_t>(p);
-    pack.diagonal[pos] = r.values[r.diagonal()];
-    for (index_t e = r.off_begin(); e < r.off_end(); ++e) {
-      const auto k = static_cast<std::size_t>(e - r.off_begin());
-      if (k < w) {
-        pack.cols[k * n + pos] = encode(p, r.colind[e]);
-        pack.values[k * n + pos] = r.values[e];
-      } else {
-        pack.overflow_cols.push_back(r.colind[e]);
-        pack.overflow_values.push_back(r.values[e]);
+  parallel_chunks(n, kChunk, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t pos = begin; pos < end; ++pos) {
+      const auto p = static_cast<index_t>(pos);
+      const PositionRow r = row_at(t, p);
+      pack.diagonal[pos] = r.values[r.diagonal()];
+      for (index_t e = r.off_begin(); e < r.off_end(); ++e) {
+        const auto k = static_cast<std::size_t>(e - r.off_begin());
+        if (k < w) {
+          pack.cols[k * n + pos] = encode(p, r.colind[e]);
+          pack.values[k * n + pos] = r.values[e];
+        } else {
+          const auto o = static_cast<std::size_t>(extra[pos]) + k - w;
+          pack.overflow_cols[o] = r.colind[e];
+          pack.overflow_values[o] = r.values[e];
+        }
       }
     }
-    if (overflow) pack.overflow_ptr[pos + 1] = static_cast<index_t>(pack.overflow_cols.size());
-  }
+  });
   return pack;
 }
 

@@ -185,6 +185,12 @@ TEST(TriangularSolverGpu, AutoFallsBackWhenThePoweredFormIsRefused) {
   ::setenv("HETSPARSE_SPTRSV_MODEL", model.c_str(), 1);
   sptrsv::TriangularSolveOptions o;
   o.select = sptrsv::SelectMode::Model;
+  // With 100 expected solves the powered pick gives way before its transform is tried.
+  sptrsv::TriangularSolver few(r);
+  few.analyze(T, Triangle::Lower, false, o);
+  EXPECT_EQ(few.chosen_variant(), "yuenyeung");
+  EXPECT_NE(few.selection().note.find("does not pay back"), std::string::npos) << few.selection().note;
+  o.expected_solves = 1 << 20;  // enough solves to pay: the transform is tried and refused
   sptrsv::TriangularSolver s(r);
   s.analyze(T, Triangle::Lower, false, o);
   ::unsetenv("HETSPARSE_SPTRSV_MODEL");
