@@ -33,6 +33,9 @@ struct ClusterLevelsOptions {
   int min_run_levels = 4;
   // The cluster is sized for the fullest narrow level at this many rows per thread.
   int target_rows_per_thread = 1;
+  // One block also reads the last levels' x from a shared-memory ring (a cluster always does):
+  // faster than its L1 on the 2D meshes measured (docs/benchmarks.md).
+  bool one_block_ring = true;
 };
 
 // One launch of the solve: levels [level_begin, level_end) in a cluster (or one block), or a single
@@ -45,6 +48,7 @@ struct ClusterLevelsRun {
 struct ClusterLevelsPlan {
   int cluster_blocks = 1;  // blocks of the cluster kernel's launches
   int block_threads = 1024;
+  bool one_block_ring = true;  // ClusterLevelsOptions::one_block_ring
   std::vector<ClusterLevelsRun> runs;
   index_t narrow_levels = 0, wide_levels = 0;
 };
@@ -55,7 +59,8 @@ struct ClusterLevelsPlan {
 ClusterLevelsPlan plan_cluster_levels(const TriangularView& t, const ClusterLevelsOptions& options);
 
 // "clusterlevels" or "clusterlevels:key=val,..." with keys blocks (max_blocks, 1..16), threads (block_threads,
-// 0, 512 or 1024), wide (wide_rows_per_thread, >= 1), run (min_run_levels, >= 1), rows (target_rows_per_thread, >= 1). InvalidArgument naming the
+// 0, 512 or 1024), wide (wide_rows_per_thread, >= 1), run (min_run_levels, >= 1), rows (target_rows_per_thread, >= 1),
+// ring (one_block_ring, 0 or 1). InvalidArgument naming the
 // key otherwise. to_string gives the canonical form back ("clusterlevels" for the defaults).
 bool is_cluster_levels_scheme(const std::string& scheme);
 ClusterLevelsOptions parse_cluster_levels_scheme(const std::string& scheme);

@@ -68,9 +68,9 @@ __device__ __forceinline__ double x_global(const double* x, index_t col) {
 
 // x of a dependency by its packed column: global, or a ring slot of this block or (in a cluster) of
 // another block of the cluster, through distributed shared memory.
-template <bool Cluster, int Threads>
+template <bool Cluster, bool Ring, int Threads>
 __device__ __forceinline__ double x_dependency(const double* x, double (*ring)[Threads], index_t col) {
-  if constexpr (!Cluster) return x[col];  // one block: no ring codes, x through L1
+  if constexpr (!Ring) return x[col];  // one block without a ring: no ring codes, x through L1
   if (col >= 0) return x_global<Cluster>(x, col);
   const index_t code = -2 - col;
   double* slot = &ring[code >> 20][code & 1023];
@@ -82,13 +82,13 @@ __device__ __forceinline__ double x_dependency(const double* x, double (*ring)[T
   return *slot;
 }
 
-template <bool Cluster, int Width, int Threads>
+template <bool Cluster, bool Ring, int Width, int Threads>
 __device__ __forceinline__ double row_value(const Packed& m, const HeldRow<Width>& h, const double* x,
                                             double (*ring)[Threads]) {
   double sum = 0.0;
 #pragma unroll
   for (int k = 0; k < Width; ++k) {
-    if (h.cols[k] != -1) sum += h.values[k] * x_dependency<Cluster, Threads>(x, ring, h.cols[k]);
+    if (h.cols[k] != -1) sum += h.values[k] * x_dependency<Cluster, Ring, Threads>(x, ring, h.cols[k]);
   }
   if (m.overflow_ptr != nullptr) {
     const index_t end = __ldg(m.overflow_ptr + h.position + 1);
@@ -123,7 +123,7 @@ __device__ __forceinline__ void barrier_wait() {
 // cluster the first row's x goes to the ring before the barrier and to global memory after its arrive
 // (no dependent reads it there before kRingLevels more barriers); rows past the first, and every row
 // of a single block (which has no ring codes), go to global memory before the barrier.
-template <bool Cluster, int Width, int Threads>
+template <bool Cluster, bool Ring, int Width, int Threads>
 __device__ __forceinline__ void level_step(const Packed& m, index_t level, index_t t, index_t threads, index_t first,
                                            index_t end, index_t next_first, index_t next_end,
                                            const HeldRow<Width>& held, HeldRow<Width>& next, double* x,
@@ -132,17 +132,14 @@ __device__ __forceinline__ void level_step(const Packed& m, index_t level, index
   const bool has = first + t < end;
   double value = 0.0;
   if (has) {
-    value = row_value<Cluster, Width, Threads>(m, held, x, ring);
-    if constexpr (Cluster) {
-      ring[level % kRing][threadIdx.x] = value;
-    } else {
-      x[held.row] = value;
-    }
+    value = row_value<Cluster, Ring, Width, Threads>(m, held, x, ring);
+    if constexpr (Ring) ring[level % kRing][threadIdx.x] = value;
+    if constexpr (!Cluster) x[held.row] = value;
   }
   for (index_t p = first + t + threads; p < end; p += threads) {
     HeldRow<Width> row;
     load_row(m, p, row);
-    x[row.row] = row_value<Cluster, Width, Threads>(m, row, x, ring);
+    x[row.row] = row_value<Cluster, Ring, Width, Threads>(m, row, x, ring);
   }
   barrier_arrive<Cluster>();
   if constexpr (Cluster) {
@@ -167,21 +164,21 @@ __device__ __forceinline__ void cluster_walk(const Packed& m, const index_t* __r
       // i is even and at most kLevelChunk - 2, so lp[i + 3] exists; lp[k] was loaded for
       // base + k <= level_end, which the conditions below guarantee.
       const index_t end1 = level + 1 < level_end ? lp[i + 2] : lp[i + 1];
-      level_step<true, Width, Threads>(m, level, t, threads, lp[i], lp[i + 1], lp[i + 1], end1, a, b, x, ring);
+      level_step<true, true, Width, Threads>(m, level, t, threads, lp[i], lp[i + 1], lp[i + 1], end1, a, b, x, ring);
       if (level + 1 >= level_end) break;
       const index_t end2 = level + 2 < level_end ? lp[i + 3] : end1;
-      level_step<true, Width, Threads>(m, level + 1, t, threads, lp[i + 1], end1, end1, end2, b, a, x, ring);
+      level_step<true, true, Width, Threads>(m, level + 1, t, threads, lp[i + 1], end1, end1, end2, b, a, x, ring);
     }
   }
 }
 
 // Levels [level_begin, level_end); gridDim.x blocks form the cluster (one cluster per launch). Two
 // row buffers take turns (the loop body is two levels, so neither is copied into the other).
-template <bool Cluster, int Width, int Threads>
+template <bool Cluster, bool Ring, int Width, int Threads>
 __global__ void __launch_bounds__(Threads, 1)
     cluster_levels_kernel(Packed m, const index_t* __restrict__ level_ptr, index_t level_begin, index_t level_end,
                           double* x) {
-  __shared__ double ring[Cluster ? kRing : 1][Threads];
+  __shared__ double ring[Ring ? kRing : 1][Threads];
   __shared__ index_t lp[Cluster ? kLevelChunk + 2 : 1];
   const index_t threads = static_cast<index_t>(gridDim.x) * Threads;
   const index_t t = static_cast<index_t>(blockIdx.x) * Threads + static_cast<index_t>(threadIdx.x);
@@ -193,10 +190,10 @@ __global__ void __launch_bounds__(Threads, 1)
     if (first + t < end) load_row(m, first + t, a);
     for (index_t level = level_begin; level < level_end; level += 2) {
       const index_t end1 = level + 1 < level_end ? __ldg(level_ptr + level + 2) : end;
-      level_step<Cluster, Width, Threads>(m, level, t, threads, first, end, end, end1, a, b, x, ring);
+      level_step<Cluster, Ring, Width, Threads>(m, level, t, threads, first, end, end, end1, a, b, x, ring);
       if (level + 1 >= level_end) break;
       const index_t end2 = level + 2 < level_end ? __ldg(level_ptr + level + 3) : end1;
-      level_step<Cluster, Width, Threads>(m, level + 1, t, threads, end, end1, end1, end2, b, a, x, ring);
+      level_step<Cluster, Ring, Width, Threads>(m, level + 1, t, threads, end, end1, end1, end2, b, a, x, ring);
       first = end1;
       end = end2;
     }
@@ -219,7 +216,7 @@ cudaLaunchAttribute cluster_attribute(int blocks) {
   return attribute;
 }
 
-template <bool Cluster, int Width, int Threads>
+template <bool Cluster, bool Ring, int Width, int Threads>
 void launch(cudaStream_t stream, int blocks, const Packed& m, const index_t* level_ptr, const ClusterLevelsRun& run,
             double* x) {
   cudaLaunchConfig_t config{};
@@ -229,18 +226,20 @@ void launch(cudaStream_t stream, int blocks, const Packed& m, const index_t* lev
   cudaLaunchAttribute attribute = cluster_attribute(blocks);
   config.attrs = &attribute;
   config.numAttrs = Cluster ? 1 : 0;
-  check_cuda(cudaLaunchKernelEx(&config, cluster_levels_kernel<Cluster, Width, Threads>, m, level_ptr,
+  check_cuda(cudaLaunchKernelEx(&config, cluster_levels_kernel<Cluster, Ring, Width, Threads>, m, level_ptr,
                                 run.level_begin, run.level_end, x),
              "cluster_levels_kernel launch");
 }
 
 template <int Width, int Threads>
-void launch_run(cudaStream_t stream, int blocks, const Packed& m, const index_t* level_ptr, const ClusterLevelsRun& run,
-                double* x) {
+void launch_run(cudaStream_t stream, int blocks, bool ring, const Packed& m, const index_t* level_ptr,
+                const ClusterLevelsRun& run, double* x) {
   if (blocks > 1) {
-    launch<true, Width, Threads>(stream, blocks, m, level_ptr, run, x);
+    launch<true, true, Width, Threads>(stream, blocks, m, level_ptr, run, x);
+  } else if (ring) {
+    launch<false, true, Width, Threads>(stream, 1, m, level_ptr, run, x);
   } else {
-    launch<false, Width, Threads>(stream, 1, m, level_ptr, run, x);
+    launch<false, false, Width, Threads>(stream, 1, m, level_ptr, run, x);
   }
 }
 
@@ -252,7 +251,7 @@ int feasible_blocks(int wanted) {
   check_cuda(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device),
              "cudaDeviceGetAttribute in ClusterLevelsSolver");
   if (major < 9 || wanted <= 1) return 1;
-  const auto kernel = cluster_levels_kernel<true, Width, Threads>;
+  const auto kernel = cluster_levels_kernel<true, true, Width, Threads>;
   check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1),
              "cudaFuncSetAttribute in ClusterLevelsSolver");
   for (int blocks = wanted; blocks > 1; --blocks) {
@@ -276,14 +275,14 @@ int feasible_for(int width, int threads, int wanted) {
   return feasible_blocks<8, 512>(wanted);
 }
 
-void launch_for(int width, int threads, cudaStream_t stream, int blocks, const Packed& m, const index_t* level_ptr,
-                const ClusterLevelsRun& run, double* x) {
+void launch_for(int width, int threads, cudaStream_t stream, int blocks, bool ring, const Packed& m,
+                const index_t* level_ptr, const ClusterLevelsRun& run, double* x) {
   if (width == 2) {
-    (threads == 512 ? launch_run<2, 512> : launch_run<2, 1024>)(stream, blocks, m, level_ptr, run, x);
+    (threads == 512 ? launch_run<2, 512> : launch_run<2, 1024>)(stream, blocks, ring, m, level_ptr, run, x);
   } else if (width == 4) {
-    (threads == 512 ? launch_run<4, 512> : launch_run<4, 1024>)(stream, blocks, m, level_ptr, run, x);
+    (threads == 512 ? launch_run<4, 512> : launch_run<4, 1024>)(stream, blocks, ring, m, level_ptr, run, x);
   } else {
-    launch_run<8, 512>(stream, blocks, m, level_ptr, run, x);
+    launch_run<8, 512>(stream, blocks, ring, m, level_ptr, run, x);
   }
 }
 
@@ -360,7 +359,7 @@ void ClusterLevelsSolver::solve(cudaStream_t stream, const double* b, double* x)
       // written only when its level is solved.
       sptrsv_levelset_range_cuda(stream, device_, b, x, run.level_begin, run.level_end);
     } else {
-      launch_for(width_, plan_.block_threads, stream, blocks, a.packed, a.level_ptr, run, x);
+      launch_for(width_, plan_.block_threads, stream, blocks, plan_.one_block_ring, a.packed, a.level_ptr, run, x);
     }
   }
 }

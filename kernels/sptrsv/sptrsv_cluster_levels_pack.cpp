@@ -91,13 +91,13 @@ ClusterLevelsPack pack_cluster_levels(const TriangularView& t, const ClusterLeve
   const index_t threads = static_cast<index_t>(plan.cluster_blocks) * plan.block_threads;
   // The column slot k of position p holds: a ring code when the dependency is the first row of its
   // thread in a level of the same narrow run at most kRingLevels - 1 levels back, else the column.
-  // One block reads x through its own L1 as fast as from the ring (measured slower with it): no codes.
+  // One block without plan.one_block_ring reads x through its L1: no codes then.
   auto encode = [&](index_t p, index_t col) {
     const index_t q = where.position_of[static_cast<std::size_t>(col)];
     const auto pp = static_cast<std::size_t>(p), qq = static_cast<std::size_t>(q);
     const index_t distance = where.level[pp] - where.level[qq];
     const index_t index = q - t.level_ptr[where.level[qq]];
-    if (plan.cluster_blocks == 1 || where.run[pp] < 0 || where.run[pp] != where.run[qq] ||
+    if ((plan.cluster_blocks == 1 && !plan.one_block_ring) || where.run[pp] < 0 || where.run[pp] != where.run[qq] ||
         distance >= ClusterLevelsPack::kRingLevels || index >= threads) {
       return col;
     }

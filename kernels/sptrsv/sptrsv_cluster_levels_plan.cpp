@@ -67,6 +67,7 @@ ClusterLevelsPlan plan_cluster_levels(const TriangularView& t, const ClusterLeve
   }
 
   ClusterLevelsPlan plan;
+  plan.one_block_ring = options.one_block_ring;
   std::int64_t fullest_narrow = 0;
   for (index_t l = 0; l < t.num_levels; ++l) {
     const bool w = wide[static_cast<std::size_t>(l)];
@@ -117,8 +118,11 @@ ClusterLevelsOptions parse_cluster_levels_scheme(const std::string& scheme) {
       o.min_run_levels = v;
     } else if (key == "rows") {
       o.target_rows_per_thread = v;
+    } else if (key == "ring") {
+      if (v > 1) throw InvalidArgument("clusterlevels: ring must be 0 or 1, got " + text);
+      o.one_block_ring = v == 1;
     } else {
-      throw InvalidArgument("clusterlevels: unknown key '" + key + "' (known: blocks, threads, wide, run, rows)");
+      throw InvalidArgument("clusterlevels: unknown key '" + key + "' (known: blocks, threads, wide, run, rows, ring)");
     }
   }
   check_options(o);
@@ -136,6 +140,7 @@ std::string to_string(const ClusterLevelsOptions& o) {
   add("wide", o.wide_rows_per_thread, d.wide_rows_per_thread);
   add("run", o.min_run_levels, d.min_run_levels);
   add("rows", o.target_rows_per_thread, d.target_rows_per_thread);
+  add("ring", o.one_block_ring ? 1 : 0, d.one_block_ring ? 1 : 0);
   return kName + out;
 }
 

@@ -27,7 +27,8 @@ using SptrsvClusterLevelsCuda = CudaStreamTest;
 // does not load ahead); every level above 512 rows wide (R-MAT and banded triangles mix both kinds).
 const std::vector<std::string> kSchemes = {"clusterlevels", "clusterlevels:blocks=1", "clusterlevels:threads=512",
                                            "clusterlevels:blocks=1,threads=512", "clusterlevels:blocks=2,threads=512",
-                                           "clusterlevels:blocks=1,threads=512,wide=1,run=2"};
+                                           "clusterlevels:blocks=1,threads=512,wide=1,run=2",
+                                           "clusterlevels:blocks=1,ring=0"};
 
 struct Case {
   std::string name;
@@ -89,6 +90,27 @@ TEST_F(SptrsvClusterLevelsCuda, ClustersOfSeveralBlocksRun) {
   ref::sptrsv(lower, Triangle::Lower, false, b.data(), expected.data());
   DeviceArray<double> db(stream_, b), dx(n);
   for (int round = 0; round < 20; ++round) {  // a missed barrier shows as an occasional stale x
+    dx.poison(stream_);
+    solver.solve(stream_, db.get(), dx.get());
+    ASSERT_TRUE(close_to(dx.download(stream_).data(), expected)) << "round " << round;
+  }
+}
+
+// One block with its shared-memory ring (the default there), many rounds: the racecheck target.
+TEST_F(SptrsvClusterLevelsCuda, OneBlockWithTheRingRuns) {
+  const Csr lower = anchor_laplacian_lower(2, 200, 9);
+  const sptrsv::TriangularPattern t(lower, Triangle::Lower, false);
+  const kernels::DeviceTriangular matrix(stream_, t.host_view());
+  const kernels::ClusterLevelsSolver solver(stream_, t.host_view(), matrix.view(),
+                                            kernels::parse_cluster_levels_scheme("clusterlevels"));
+  EXPECT_EQ(solver.cluster_blocks(), 1);
+  EXPECT_TRUE(solver.plan().one_block_ring);
+  const auto n = static_cast<std::size_t>(lower.rows);
+  const std::vector<double> b = random_values(n, 4);
+  std::vector<double> expected(n);
+  ref::sptrsv(lower, Triangle::Lower, false, b.data(), expected.data());
+  DeviceArray<double> db(stream_, b), dx(n);
+  for (int round = 0; round < 10; ++round) {
     dx.poison(stream_);
     solver.solve(stream_, db.get(), dx.get());
     ASSERT_TRUE(close_to(dx.download(stream_).data(), expected)) << "round " << round;
