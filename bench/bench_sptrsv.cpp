@@ -23,6 +23,7 @@
 #include "sptrsv/prepared_scheme.hpp"
 #include "sptrsv/scheme_model.hpp"
 #include "sptrsv/scheme_selection.hpp"
+#include "sptrsv/scheme_spec.hpp"
 #include "sptrsv/selection_store.hpp"
 
 using namespace hetsparse;
@@ -52,8 +53,8 @@ constexpr index_t kChainRows = 10000;
 
 // cuSPARSE's kernel does the triangular part: "cusparse" itself or a powered form over it.
 bool runs_cusparse(const std::string& scheme) {
-  const std::optional<sptrsv::PoweredSchemeName> pow = sptrsv::parse_powered_scheme(scheme);
-  return (pow ? pow->base : scheme) == "cusparse";
+  const sptrsv::SchemeSpec spec = sptrsv::parse_scheme(scheme);
+  return (spec.kind == sptrsv::SchemeKind::Powered ? spec.base->kind : spec.kind) == sptrsv::SchemeKind::Cusparse;
 }
 
 double minimum_bytes(long long rows, long long nnz) { return 12.0 * double(nnz) + 20.0 * double(rows); }

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "codelets/sptrsv/sptrsv_codelet.hpp"
-#include "sptrsv/analysis_timing.hpp"
+#include "bench/analysis_timing.hpp"
 
 namespace hetsparse::bench {
 
@@ -32,8 +32,8 @@ cli::Json report_device_analysis(const sptrsv::TriangularPattern& pattern, const
   kernels::DeviceAnalysisOptions options;
   options.fusion_threshold = pattern.fusion_threshold();
   options.level_ordered_copy = pattern.has_level_ordered_copy();
-  const sptrsv::AnalysisTiming a =
-      sptrsv::time_device_analysis(pattern.host_view(), options, true, b, expected, variant, timing);
+  const AnalysisTiming a =
+      time_device_analysis(pattern.host_view(), options, true, b, expected, variant, timing);
   const double in_solves = a.solve_ms > 0 ? a.median_ms / a.solve_ms : 0.0;
   cli::Json j;
   j.set("variant", variant)
@@ -91,8 +91,8 @@ cli::Json fusion_sweep(const sptrsv::TriangularPattern& pattern, const std::vect
         kernels::DeviceAnalysisOptions options;
         options.fusion_threshold = threshold;
         options.split_rule = rule;
-        const sptrsv::AnalysisTiming a =
-            sptrsv::time_device_analysis(pattern.host_view(), options, false, b, expected, variant, timing);
+        const AnalysisTiming a =
+            time_device_analysis(pattern.host_view(), options, false, b, expected, variant, timing);
         const bool ok = a.error.empty() && a.relative_error <= timing.tolerance;
         const std::string split = rule.min_off_diagonals == kNever ? "none"
                                                                    : std::to_string(rule.min_off_diagonals) + "/" +

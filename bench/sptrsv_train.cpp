@@ -16,13 +16,13 @@
 #include <string>
 #include <vector>
 
+#include "bench/fusion_calibration.hpp"
 #include "cli/args.hpp"
 #include "cli/common.hpp"
 #include "hetsparse/error.hpp"
 #include "sparse/convert.hpp"
 #include "sparse/generator_spec.hpp"
 #include "sptrsv/analysis.hpp"
-#include "sptrsv/fusion_calibration.hpp"
 #include "sptrsv/scheme_model.hpp"
 #include "sptrsv/scheme_selection.hpp"
 #include "sptrsv/selection_store.hpp"
@@ -118,8 +118,8 @@ int fusion(int argc, char** argv) {
   for (const std::string& s : split(p.get("scales"), ','))
     for (const std::string& e : split(p.get("edge-factors"), ','))
       lowers.push_back(triangle(generate("anchor-rmat:" + s + ":" + e), Triangle::Lower));
-  const sptrsv::FusionCalibration c =
-      sptrsv::calibrate_fusion_threshold(lowers, sptrsv::default_fusion_thresholds(), {2, 7, 1e-8, 0});
+  const bench::FusionCalibration c =
+      bench::calibrate_fusion_threshold(lowers, bench::default_fusion_thresholds(), {2, 7, 1e-8, 0});
   for (std::size_t i = 0; i < c.thresholds.size(); ++i)
     std::printf("threshold %5.1f: geometric mean %.4f ms\n", c.thresholds[i], c.geomean_ms[i]);
   if (!c.note.empty()) std::printf("note: %s\n", c.note.c_str());

@@ -1,11 +1,12 @@
-// A "scheme" is a string naming one way to solve T x = b on a GPU: a kernels::gpu_variants() name,
-// "cusparse" (cuSPARSE SpSV), "clusterlevels[:key=val,...]" (kernels::ClusterLevelsSolver: deep,
-// narrow DAGs inside one thread-block cluster), "ag" / "ag:key=val,..." (an AG-SpTRSV code variant, kernels::AgSolver),
-// or "powK:BASE" (K = 2, 4, 8, 16): the powered form of the system (powered_triangle.hpp), its
-// right-hand-side passes then BASE (any scheme but another pow) on the triangle I - M^K.
-// PreparedScheme does the scheme's preparation once (cuSPARSE analysis buffer, AG plan; nothing for
-// the plain variants) and then solves. Used by the search, the bench and, through WorkerSchemes, the
-// CUDA codelet. prepared_scheme_cuda.cpp does the work; prepared_scheme_none.cpp answers for builds
+// A "scheme" names one way to solve T x = b on a GPU: a kernels::gpu_variants() name, "cusparse"
+// (cuSPARSE SpSV), "clusterlevels[:key=val,...]" (kernels::ClusterLevelsSolver: deep, narrow DAGs
+// inside one thread-block cluster), "ag" / "ag:key=val,..." (an AG-SpTRSV code variant,
+// kernels::AgSolver), or "powK:BASE" (K = 2, 4, 8, 16): the powered form of the system
+// (powered_triangle.hpp), its right-hand-side passes then BASE (any scheme but another pow) on the
+// triangle I - M^K. Names are parsed into a SchemeSpec (scheme_spec.hpp); PreparedScheme does the
+// family's preparation once (sptrsv/schemes/: cuSPARSE analysis buffer, AG plan; nothing for the plain
+// variants) and then solves. Used by the search, the bench and, through WorkerSchemes, the CUDA
+// codelet. prepared_scheme_cuda.cpp does the work; prepared_scheme_none.cpp answers for builds
 // without CUDA (every scheme is refused there).
 #pragma once
 #include <cstdint>
@@ -19,18 +20,12 @@
 #include "codelets/sptrsv/sptrsv_codelet.hpp"
 #include "sptrsv/analysis.hpp"
 #include "sptrsv/powered_triangle.hpp"
+#include "sptrsv/scheme_spec.hpp"
 
 namespace hetsparse::sptrsv {
 
-enum class SchemeKind { Variant, Cusparse, ClusterLevels, Ag, Powered };
-
-// The kind of a scheme this build can run. InvalidArgument naming the scheme when it is unknown
-// (listing the known ones), when an "ag:" string does not parse, for a pow with a power other than
-// 2, 4, 8, 16 or a base that is itself a pow, or in a build without CUDA.
+// The kind of a scheme this build can run: parse_scheme's, and InvalidArgument in a build without CUDA.
 SchemeKind check_scheme(const std::string& scheme);
-
-// kernels::gpu_variants() in CUDA builds, empty otherwise.
-std::vector<std::string> plain_variant_names();
 
 // The search space for "auto" (search mode): every plain variant, cusparse, clusterlevels, the powered
 // forms of long-chained matrices with short rows (at least kPoweredMinLevels levels, rows of at most
@@ -54,6 +49,9 @@ class PreparedScheme {
   // transform's failure (too many entries, growth) is an InvalidArgument from here.
   PreparedScheme(cudaStream_t stream, const kernels::TriangularView& host, const kernels::TriangularDeviceView& device,
                  const std::string& scheme, PoweredCache* powered = nullptr);
+  // The same from a parsed spec (scheme() is then to_string(spec)).
+  PreparedScheme(cudaStream_t stream, const kernels::TriangularView& host, const kernels::TriangularDeviceView& device,
+                 const SchemeSpec& spec, PoweredCache* powered = nullptr);
   ~PreparedScheme();
   PreparedScheme(const PreparedScheme&) = delete;
   PreparedScheme& operator=(const PreparedScheme&) = delete;
@@ -90,6 +88,7 @@ class WorkerSchemes final : public codelets::SptrsvCudaPlans {
   struct Slot;
   const TriangularPattern& pattern_;
   std::string scheme_;
+  SchemeSpec spec_;  // scheme_, parsed once
   PoweredCache powered_;  // one host transform for all workers
   mutable std::mutex mutex_;
   std::map<int, std::unique_ptr<Slot>> slots_;

@@ -1,55 +1,17 @@
-// Scheme dispatch and preparation on the GPU (see prepared_scheme.hpp). Plain C++ over the kernels'
-// host APIs; compiled only in CUDA builds.
+// Schemes on the GPU (see prepared_scheme.hpp): the candidate lists, the one dispatch from a spec to
+// its family (sptrsv/schemes/), and the per-worker preparation. Compiled only in CUDA builds.
 #include <algorithm>
 #include <chrono>
 #include <utility>
 
-#include "kernels/sptrsv/sptrsv_ag.hpp"
-#include "kernels/sptrsv/sptrsv_cluster_levels.hpp"
-#include "kernels/sptrsv/sptrsv_cusparse.hpp"
 #include "hetsparse/error.hpp"
-#include "sptrsv/ag/ag_plan.hpp"
 #include "sptrsv/ag/ag_scheme.hpp"
-#include "sptrsv/powered_solve.hpp"
 #include "sptrsv/prepared_scheme.hpp"
+#include "sptrsv/schemes/prepared_family.hpp"
 
 namespace hetsparse::sptrsv {
 
-SchemeKind check_scheme(const std::string& scheme) {
-  if (const std::optional<PoweredSchemeName> pow = parse_powered_scheme(scheme)) {
-    if (!is_valid_power(pow->power)) {
-      throw InvalidArgument("SpTRSV scheme '" + scheme + "': expected powK:BASE with K = 2, 4, 8 or 16");
-    }
-    if (parse_powered_scheme(pow->base)) {
-      throw InvalidArgument("SpTRSV scheme '" + scheme + "': the base of a pow scheme cannot be another pow");
-    }
-    try {
-      check_scheme(pow->base);
-    } catch (const InvalidArgument& e) {
-      throw InvalidArgument("SpTRSV scheme '" + scheme + "': its base: " + e.what());
-    }
-    return SchemeKind::Powered;
-  }
-  if (scheme == "cusparse") return SchemeKind::Cusparse;
-  if (kernels::is_cluster_levels_scheme(scheme)) {
-    kernels::parse_cluster_levels_scheme(scheme);  // InvalidArgument naming the key
-    return SchemeKind::ClusterLevels;
-  }
-  if (scheme == "ag" || scheme.rfind("ag:", 0) == 0) {
-    try {
-      ag::validate(ag::parse_ag_scheme(scheme));
-    } catch (const std::exception& e) {
-      throw InvalidArgument("SpTRSV scheme '" + scheme + "': " + e.what());
-    }
-    return SchemeKind::Ag;
-  }
-  const std::vector<std::string> variants = kernels::gpu_variants();
-  if (std::find(variants.begin(), variants.end(), scheme) != variants.end()) return SchemeKind::Variant;
-  std::string known;
-  for (const std::string& v : variants) known += v + ", ";
-  throw InvalidArgument("unknown SpTRSV scheme '" + scheme + "' (known: auto, " + known +
-                        "cusparse, clusterlevels[:key=val,...], ag:key=val,..., powK:BASE)");
-}
+SchemeKind check_scheme(const std::string& scheme) { return parse_scheme(scheme).kind; }
 
 std::vector<std::string> plain_variant_names() { return kernels::gpu_variants(); }
 
@@ -81,66 +43,53 @@ std::vector<std::string> candidate_schemes(const TriangularPattern& p) {
   return out;
 }
 
+std::unique_ptr<PreparedFamily> prepare_family(cudaStream_t stream, const kernels::TriangularView& host,
+                                               const kernels::TriangularDeviceView& device, const SchemeSpec& spec,
+                                               PoweredCache* powered) {
+  switch (spec.kind) {
+    case SchemeKind::Variant:
+      return prepare_variant(device, spec.variant);
+    case SchemeKind::Cusparse:
+      return prepare_cusparse(stream, device);
+    case SchemeKind::ClusterLevels:
+      return prepare_cluster_levels(stream, host, device, spec.cluster);
+    case SchemeKind::Ag:
+      return prepare_ag_family(stream, host, device, spec.ag);
+    case SchemeKind::Powered:
+      return prepare_powered(stream, host, spec, powered);
+  }
+  throw InvalidArgument("PreparedScheme: scheme kind out of range");
+}
+
 struct PreparedScheme::Impl {
   std::string scheme;
   SchemeKind kind = SchemeKind::Variant;
-  kernels::TriangularDeviceView device;
-  std::unique_ptr<kernels::CusparseSpsv> cusparse;
-  std::unique_ptr<kernels::AgSolver> ag;
-  std::unique_ptr<kernels::ClusterLevelsSolver> cluster;
-  std::unique_ptr<PoweredSolve> powered;
+  std::unique_ptr<PreparedFamily> family;
   double seconds = 0;
 };
 
 PreparedScheme::PreparedScheme(cudaStream_t stream, const kernels::TriangularView& host,
                                const kernels::TriangularDeviceView& device, const std::string& scheme,
                                PoweredCache* powered)
+    : PreparedScheme(stream, host, device, parse_scheme(scheme), powered) {
+  impl_->scheme = scheme;  // as the caller named it
+}
+
+PreparedScheme::PreparedScheme(cudaStream_t stream, const kernels::TriangularView& host,
+                               const kernels::TriangularDeviceView& device, const SchemeSpec& spec,
+                               PoweredCache* powered)
     : impl_(std::make_unique<Impl>()) {
-  impl_->scheme = scheme;
-  impl_->kind = check_scheme(scheme);
-  impl_->device = device;
+  impl_->scheme = to_string(spec);
+  impl_->kind = spec.kind;
   const auto t0 = std::chrono::steady_clock::now();
-  if (impl_->kind == SchemeKind::Cusparse) {
-    impl_->cusparse = std::make_unique<kernels::CusparseSpsv>(stream, device);
-  } else if (impl_->kind == SchemeKind::ClusterLevels) {
-    impl_->cluster = std::make_unique<kernels::ClusterLevelsSolver>(stream, host, device,
-                                                                    kernels::parse_cluster_levels_scheme(scheme));
-  } else if (impl_->kind == SchemeKind::Ag) {
-    impl_->ag = std::make_unique<kernels::AgSolver>(ag::prepare_ag(stream, host, device, ag::parse_ag_scheme(scheme)));
-  } else if (impl_->kind == SchemeKind::Powered) {
-    const PoweredSchemeName name = *parse_powered_scheme(scheme);
-    std::shared_ptr<const PoweredTriangle> transform =
-        powered != nullptr ? powered->get(name.power) : std::make_shared<const PoweredTriangle>(host, name.power);
-    impl_->powered = std::make_unique<PoweredSolve>(stream, std::move(transform), name.base);
-  }
+  impl_->family = prepare_family(stream, host, device, spec, powered);
   impl_->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 PreparedScheme::~PreparedScheme() = default;
 
 void PreparedScheme::solve(cudaStream_t stream, const double* b, double* x, const kernels::SolveWorkspace& ws) const {
-  switch (impl_->kind) {
-    case SchemeKind::Variant:
-      kernels::reset_solve_workspace(stream, ws);
-      kernels::solve_cuda(impl_->scheme, stream, impl_->device, b, x, ws);
-      return;
-    case SchemeKind::Cusparse:
-      if (stream != impl_->cusparse->stream()) {
-        throw InvalidArgument("PreparedScheme 'cusparse': solve on a stream other than the one it was prepared on");
-      }
-      if (b == x) throw InvalidArgument("PreparedScheme 'cusparse': b and x must be distinct arrays");
-      impl_->cusparse->solve(b, x);
-      return;
-    case SchemeKind::ClusterLevels:
-      impl_->cluster->solve(stream, b, x);
-      return;
-    case SchemeKind::Ag:
-      impl_->ag->solve(stream, b, x, ws);
-      return;
-    case SchemeKind::Powered:
-      impl_->powered->solve(stream, b, x, ws);
-      return;
-  }
+  impl_->family->solve(stream, b, x, ws);
 }
 
 const std::string& PreparedScheme::scheme() const { return impl_->scheme; }
@@ -154,11 +103,11 @@ struct WorkerSchemes::Slot {
 };
 
 WorkerSchemes::WorkerSchemes(const TriangularPattern& pattern, std::string scheme)
-    : pattern_(pattern), scheme_(std::move(scheme)), powered_(pattern.host_view()) {
-  if (check_scheme(scheme_) == SchemeKind::Powered) {
+    : pattern_(pattern), scheme_(std::move(scheme)), spec_(parse_scheme(scheme_)), powered_(pattern.host_view()) {
+  if (spec_.kind == SchemeKind::Powered) {
     // Built now, on the host: a refused transform is an error of analyze(), not of the first solve.
     const auto t0 = std::chrono::steady_clock::now();
-    powered_.get(parse_powered_scheme(scheme_)->power);
+    powered_.get(spec_.power);
     preprocess_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
 }
@@ -181,7 +130,7 @@ void WorkerSchemes::solve(int worker, cudaStream_t stream, const double* b, doub
     const auto t0 = std::chrono::steady_clock::now();
     const kernels::TriangularView host = pattern_.host_view();
     slot->matrix = std::make_unique<kernels::DeviceTriangular>(stream, host);
-    slot->prepared = std::make_unique<PreparedScheme>(stream, host, slot->matrix->view(), scheme_, &powered_);
+    slot->prepared = std::make_unique<PreparedScheme>(stream, host, slot->matrix->view(), spec_, &powered_);
     slot->stream = stream;
     const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::lock_guard<std::mutex> lock(mutex_);

@@ -22,6 +22,10 @@ PreparedScheme::PreparedScheme(cudaStream_t, const kernels::TriangularView&, con
                                const std::string& scheme, PoweredCache*) {
   check_scheme(scheme);
 }
+PreparedScheme::PreparedScheme(cudaStream_t, const kernels::TriangularView&, const kernels::TriangularDeviceView&,
+                               const SchemeSpec& spec, PoweredCache*) {
+  check_scheme(to_string(spec));
+}
 PreparedScheme::~PreparedScheme() = default;
 void PreparedScheme::solve(cudaStream_t, const double*, double*, const kernels::SolveWorkspace&) const {}
 const std::string& PreparedScheme::scheme() const {

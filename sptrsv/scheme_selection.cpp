@@ -14,6 +14,7 @@
 #include "sptrsv/fingerprint.hpp"
 #include "sptrsv/prepared_scheme.hpp"
 #include "sptrsv/scheme_model.hpp"
+#include "sptrsv/scheme_spec.hpp"
 #include "sptrsv/selection_store.hpp"
 #include "sptrsv/timing_table.hpp"
 
@@ -85,7 +86,7 @@ SchemeModel load_model(const std::string& path) {
 std::vector<std::string> unpowered_only(const std::vector<std::string>& candidates) {
   std::vector<std::string> out;
   for (const std::string& c : candidates)
-    if (!parse_powered_scheme(c)) out.push_back(c);
+    if (scheme_family(c) != SchemeKind::Powered) out.push_back(c);
   return out;
 }
 
@@ -100,7 +101,8 @@ bool model_pick(const std::optional<SchemeModel>& model, const TriangularFeature
     if (predicted.empty()) predicted = model->predict(f);
     if (!predicted.empty()) {
       std::string note;
-      const std::string unpowered = parse_powered_scheme(predicted) ? model->predict(f, unpowered_only(candidates)) : "";
+      const std::string unpowered =
+          scheme_family(predicted) == SchemeKind::Powered ? model->predict(f, unpowered_only(candidates)) : "";
       predicted = adjust_for_preparation(predicted, unpowered, f, candidates, expected_solves, note);
       if (!note.empty()) s.note = note;
     }
@@ -158,7 +160,7 @@ std::string adjust_for_preparation(const std::string& predicted, const std::stri
                                    const TriangularFeatures& f, const std::vector<std::string>& candidates,
                                    int expected_solves, std::string& note) {
   std::string pick = predicted;
-  if (parse_powered_scheme(pick) && expected_solves < kPoweredPaybackSolves && !model_best_unpowered.empty()) {
+  if (scheme_family(pick) == SchemeKind::Powered && expected_solves < kPoweredPaybackSolves && !model_best_unpowered.empty()) {
     note = pick + "'s preparation does not pay back in " + std::to_string(expected_solves) + " solves: " +
            model_best_unpowered;
     pick = model_best_unpowered;

@@ -3,12 +3,11 @@
 
 #include <chrono>
 #include <cmath>
-#include <optional>
 #include <utility>
 
 #include "hetsparse/error.hpp"
 #include "planners/split_sptrsv.hpp"
-#include "sptrsv/powered_triangle.hpp"
+#include "sptrsv/scheme_spec.hpp"
 #include "sptrsv/prepared_scheme.hpp"
 #include "sptrsv/scheme_selection.hpp"
 #include "sptrsv/selection_store.hpp"
@@ -81,12 +80,13 @@ std::string unified_gpu_scheme(const TriangularPattern& whole, const TriangularS
 }
 
 std::pair<int, double> gpu_scheme_steps(const std::string& scheme) {
-  const std::optional<PoweredSchemeName> pow = parse_powered_scheme(scheme);
-  const std::string base = pow ? pow->base : scheme;
-  const int family = base.rfind("syncfree", 0) == 0 || base.rfind("yuenyeung", 0) == 0 ? 0
-                     : base.rfind("capellini", 0) == 0                                  ? 1
-                                                                                        : 2;
-  return {family, pow && pow->power > 0 ? 1.0 / pow->power : 1.0};
+  const SchemeSpec spec = parse_scheme(scheme);
+  const SchemeSpec& base = spec.kind == SchemeKind::Powered ? *spec.base : spec;
+  const std::string& v = base.variant;  // empty unless a plain variant
+  const int family = v.rfind("syncfree", 0) == 0 || v.rfind("yuenyeung", 0) == 0 ? 0
+                     : v.rfind("capellini", 0) == 0                               ? 1
+                                                                                  : 2;
+  return {family, spec.kind == SchemeKind::Powered ? 1.0 / spec.power : 1.0};
 }
 
 SplitSolver::SplitSolver(rt::TaskRuntime& rt, const TriangularPattern& whole, const planners::SplitStructure& structure,
@@ -119,7 +119,7 @@ SplitSolver::SplitSolver(rt::TaskRuntime& rt, const TriangularPattern& whole, co
     const TriangularSolveOptions o = part_options(options, device, scheme, k);
     part->analyze(block, tri, false, o);
     // A part never takes the powered form: its transform may be refused only at the first solve.
-    if (device == PartDevice::Gpu && parse_powered_scheme(part->chosen_variant())) {
+    if (device == PartDevice::Gpu && scheme_family(part->chosen_variant()) == SchemeKind::Powered) {
       SelectionOptions so;
       so.perfmodel_dir = options.perfmodel_dir;
       const TriangularPattern& p = part->pattern();

@@ -1,4 +1,4 @@
-// Timing of the GPU analysis (kernels::DeviceAnalysis) for bench_sptrsv: the matrix's normalised
+// Timing of the GPU analysis (kernels::DeviceAnalysis) for bench_sptrsv (only the bench uses it): the matrix's normalised
 // CSR is put on the device (timed apart, as every GPU solver needs it there), then analysed there
 // several times; the result is compared with the host analysis and a variant solves from it.
 // analysis_timing_cuda.cpp does the work, analysis_timing_none.cpp answers "unavailable".
@@ -10,7 +10,7 @@
 #include "kernels/sptrsv/sptrsv_analysis.hpp"
 #include "sptrsv/scheme_timing.hpp"
 
-namespace hetsparse::sptrsv {
+namespace hetsparse::bench {
 
 struct AnalysisTiming {
   bool available = false;
@@ -33,6 +33,6 @@ struct AnalysisTiming {
 AnalysisTiming time_device_analysis(const kernels::TriangularView& t, const kernels::DeviceAnalysisOptions& analysis,
                                     bool compare_with_host,
                                     const std::vector<double>& b, const std::vector<double>& expected,
-                                    const std::string& variant, const SchemeTimingOptions& options);
+                                    const std::string& variant, const sptrsv::SchemeTimingOptions& options);
 
-}  // namespace hetsparse::sptrsv
+}  // namespace hetsparse::bench

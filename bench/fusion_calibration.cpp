@@ -1,4 +1,5 @@
-#include "sptrsv/fusion_calibration.hpp"
+// The fusion-threshold calibration (see fusion_calibration.hpp).
+#include "bench/fusion_calibration.hpp"
 
 #include <cmath>
 #include <random>
@@ -6,12 +7,16 @@
 #include "hetsparse/error.hpp"
 #include "sptrsv/analysis.hpp"
 
-namespace hetsparse::sptrsv {
+namespace hetsparse::bench {
+
+using sptrsv::SchemeTiming;
+using sptrsv::SchemeTimings;
+using sptrsv::TriangularPattern;
 
 std::vector<double> default_fusion_thresholds() { return {2, 3, 4, 6, 8, 12, 16, 24, 32}; }
 
 FusionCalibration calibrate_fusion_threshold(const std::vector<Csr>& lowers, const std::vector<double>& thresholds,
-                                             const SchemeTimingOptions& timing) {
+                                             const sptrsv::SchemeTimingOptions& timing) {
   if (thresholds.empty()) throw InvalidArgument("calibrate_fusion_threshold: no candidate thresholds");
   FusionCalibration c;
   c.thresholds = thresholds;
@@ -31,7 +36,7 @@ FusionCalibration calibrate_fusion_threshold(const std::vector<Csr>& lowers, con
     bool all_ok = true;
     for (std::size_t k = 0; k < thresholds.size() && all_ok; ++k) {
       p.set_fusion_threshold(thresholds[k]);
-      const SchemeTimings t = time_schemes(p.host_view(), b, expected, variants, timing);
+      const SchemeTimings t = sptrsv::time_schemes(p.host_view(), b, expected, variants, timing);
       c.device = t.device;
       if (!t.available) {
         c.note = t.reason;
@@ -65,4 +70,4 @@ FusionCalibration calibrate_fusion_threshold(const std::vector<Csr>& lowers, con
   return c;
 }
 
-}  // namespace hetsparse::sptrsv
+}  // namespace hetsparse::bench

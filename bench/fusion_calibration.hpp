@@ -4,6 +4,7 @@
 // YuenyeungSpTRSV variants (natural and level order) are timed; the threshold with the smallest
 // geometric mean time over matrices and variants wins. The result is stored with the perf models
 // (SelectionStore::store_fusion_threshold) and TriangularSolver's analysis uses it when present.
+// Training only (bench_sptrsv_train): the library reads the stored threshold, never calibrates.
 #pragma once
 #include <string>
 #include <vector>
@@ -11,7 +12,7 @@
 #include "sparse/csr.hpp"
 #include "sptrsv/scheme_timing.hpp"
 
-namespace hetsparse::sptrsv {
+namespace hetsparse::bench {
 
 struct FusionCalibration {
   double threshold = 0;            // the winner (0 when nothing could be timed)
@@ -26,6 +27,6 @@ std::vector<double> default_fusion_thresholds();  // 2 .. 32
 
 // lowers: lower-triangular training matrices (e.g. generate("anchor-rmat:S:E")).
 FusionCalibration calibrate_fusion_threshold(const std::vector<Csr>& lowers, const std::vector<double>& thresholds,
-                                             const SchemeTimingOptions& timing);
+                                             const sptrsv::SchemeTimingOptions& timing);
 
-}  // namespace hetsparse::sptrsv
+}  // namespace hetsparse::bench

@@ -7,14 +7,14 @@
 #include <memory>
 
 #include "kernels/sptrsv/sptrsv_analysis.hpp"
-#include "sptrsv/analysis_timing.hpp"
+#include "bench/analysis_timing.hpp"
 #include "sptrsv/cuda_resources.hpp"
 
-namespace hetsparse::sptrsv {
+namespace hetsparse::bench {
 namespace {
 
-using cuda_resources::DeviceBuffer;
-using cuda_resources::Stream;
+using sptrsv::cuda_resources::DeviceBuffer;
+using sptrsv::cuda_resources::Stream;
 using kernels::check_cuda;
 
 template <typename T>
@@ -49,10 +49,10 @@ std::string compare(cudaStream_t stream, const kernels::DeviceAnalysis& a, const
 AnalysisTiming time_device_analysis(const kernels::TriangularView& t, const kernels::DeviceAnalysisOptions& analysis,
                                     bool compare_with_host, const std::vector<double>& b,
                                     const std::vector<double>& expected, const std::string& variant,
-                                    const SchemeTimingOptions& o) {
+                                    const sptrsv::SchemeTimingOptions& o) {
   AnalysisTiming r;
   r.variant = variant;
-  if (cuda_device_name().empty()) {
+  if (sptrsv::cuda_device_name().empty()) {
     r.error = "no CUDA device";
     return r;
   }
@@ -94,7 +94,7 @@ AnalysisTiming time_device_analysis(const kernels::TriangularView& t, const kern
     DeviceBuffer db(n * sizeof(double)), dx(n * sizeof(double)), workspace(kernels::solve_workspace_bytes(t.n));
     upload(stream.get(), db, b.data(), n);
     const kernels::SolveWorkspace ws = kernels::make_solve_workspace(workspace.as<void>(), t.n);
-    const SchemeTiming solve = time_prepared_scheme(variant, stream.get(), t, analysed->view(), db.as<double>(),
+    const sptrsv::SchemeTiming solve = sptrsv::time_prepared_scheme(variant, stream.get(), t, analysed->view(), db.as<double>(),
                                                     dx.as<double>(), ws, expected, o, nullptr);
     if (solve.status == "error") r.error = solve.error;
     r.solve_ms = solve.median_ms;
@@ -106,4 +106,4 @@ AnalysisTiming time_device_analysis(const kernels::TriangularView& t, const kern
   return r;
 }
 
-}  // namespace hetsparse::sptrsv
+}  // namespace hetsparse::bench

@@ -1,0 +1,37 @@
+// One scheme family's prepared state on the GPU, behind one interface: PreparedScheme holds one of
+// these, made by prepare_family from the spec, instead of a switch over the kinds. One file per
+// family (sptrsv/schemes/*_scheme_cuda.cpp); internal to the CUDA build of sptrsv/.
+#pragma once
+#include <memory>
+
+#include "kernels/sptrsv/sptrsv.hpp"
+#include "sptrsv/powered_triangle.hpp"
+#include "sptrsv/scheme_spec.hpp"
+
+namespace hetsparse::sptrsv {
+
+class PreparedFamily {
+ public:
+  virtual ~PreparedFamily() = default;
+  // Enqueues T x = b on `stream` (b, x in device memory; ws as kernels::make_solve_workspace for n).
+  virtual void solve(cudaStream_t stream, const double* b, double* x, const kernels::SolveWorkspace& ws) const = 0;
+};
+
+// Each prepares on `stream` and waits for it; host and device outlive the result.
+std::unique_ptr<PreparedFamily> prepare_variant(const kernels::TriangularDeviceView& device, const std::string& variant);
+std::unique_ptr<PreparedFamily> prepare_cusparse(cudaStream_t stream, const kernels::TriangularDeviceView& device);
+std::unique_ptr<PreparedFamily> prepare_cluster_levels(cudaStream_t stream, const kernels::TriangularView& host,
+                                                       const kernels::TriangularDeviceView& device,
+                                                       const kernels::ClusterLevelsOptions& options);
+std::unique_ptr<PreparedFamily> prepare_ag_family(cudaStream_t stream, const kernels::TriangularView& host,
+                                           const kernels::TriangularDeviceView& device, const kernels::AgScheme& scheme);
+// The transform from `powered` when given (built once per power for the matrix), else built here.
+std::unique_ptr<PreparedFamily> prepare_powered(cudaStream_t stream, const kernels::TriangularView& host,
+                                                const SchemeSpec& spec, PoweredCache* powered);
+
+// The family of spec.kind, prepared.
+std::unique_ptr<PreparedFamily> prepare_family(cudaStream_t stream, const kernels::TriangularView& host,
+                                               const kernels::TriangularDeviceView& device, const SchemeSpec& spec,
+                                               PoweredCache* powered);
+
+}  // namespace hetsparse::sptrsv
