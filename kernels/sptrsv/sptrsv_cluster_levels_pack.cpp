@@ -1,7 +1,6 @@
 // The cluster-levels pack (see sptrsv_cluster_levels.hpp) and its serial oracle: host code, in CPU
 // builds too, so the pack is tested without a GPU.
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
 #include <string>
 
@@ -66,18 +65,10 @@ PositionLevels position_levels(const TriangularView& t, const ClusterLevelsPlan&
 }  // namespace
 
 int cluster_levels_width(const TriangularView& t) {
-  std::vector<index_t> longest(static_cast<std::size_t>(host_thread_count(0)) + 1, 0);
-  std::atomic<std::size_t> next{0};
-  parallel_chunks(static_cast<std::size_t>(t.n), kChunk, [&](std::size_t begin, std::size_t end) {
-    index_t most = 0;
-    for (std::size_t p = begin; p < end; ++p) {
-      const PositionRow r = row_at(t, static_cast<index_t>(p));
-      most = std::max(most, r.off_end() - r.off_begin());
-    }
-    longest[std::min(next++, longest.size() - 1)] = most;  // the chunks never outnumber the threads
-  });
-  const index_t most = *std::max_element(longest.begin(), longest.end());
-  return most <= 2 ? 2 : most <= 4 ? 4 : ClusterLevelsPack::kMaxWidth;
+  // Every normalised row stores exactly one diagonal: its off-diagonals are its length less one.
+  index_t longest = 0;
+  for (index_t i = 0; i < t.n; ++i) longest = std::max(longest, t.rowptr[i + 1] - t.rowptr[i] - 1);
+  return longest <= 2 ? 2 : longest <= 4 ? 4 : ClusterLevelsPack::kMaxWidth;
 }
 
 ClusterLevelsPack pack_cluster_levels(const TriangularView& t, const ClusterLevelsPlan& plan) {
