@@ -65,7 +65,7 @@ PositionLevels position_levels(const TriangularView& t, const ClusterLevelsPlan&
 
 }  // namespace
 
-int cluster_levels_width(const TriangularView& t) {
+index_t cluster_levels_longest(const TriangularView& t) {
   std::vector<index_t> longest(static_cast<std::size_t>(host_thread_count(0)) + 1, 0);
   std::atomic<std::size_t> next{0};
   parallel_chunks(static_cast<std::size_t>(t.n), kChunk, [&](std::size_t begin, std::size_t end) {
@@ -76,7 +76,11 @@ int cluster_levels_width(const TriangularView& t) {
     }
     longest[std::min(next++, longest.size() - 1)] = most;  // the chunks never outnumber the threads
   });
-  const index_t most = *std::max_element(longest.begin(), longest.end());
+  return *std::max_element(longest.begin(), longest.end());
+}
+
+int cluster_levels_width(const TriangularView& t) {
+  const index_t most = cluster_levels_longest(t);
   return most <= 2 ? 2 : most <= 4 ? 4 : ClusterLevelsPack::kMaxWidth;
 }
 
