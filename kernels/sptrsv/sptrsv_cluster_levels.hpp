@@ -89,8 +89,10 @@ struct ClusterLevelsPack {
 constexpr index_t ring_code(index_t level, int block, int thread_in_block) {
   return -2 - ((level % ClusterLevelsPack::kRingLevels) << 20 | block << 10 | thread_in_block);
 }
-// The pack width `t` needs (longest row's off-diagonals: 2, 4, else 8).
+// The pack width `t` needs (longest row's off-diagonals: 2, 4, else 8), and that longest row's
+// off-diagonals (more than kMaxWidth: the pack has an overflow CSR).
 int cluster_levels_width(const TriangularView& t);
+index_t cluster_levels_longest(const TriangularView& t);
 // Packs `t` for `plan` (its cluster_blocks and block_threads decide which thread solves which
 // position, hence the ring codes).
 ClusterLevelsPack pack_cluster_levels(const TriangularView& t, const ClusterLevelsPlan& plan);
@@ -100,6 +102,18 @@ ClusterLevelsPack pack_cluster_levels(const TriangularView& t, const ClusterLeve
 // solved in the ring's window.
 void solve_cluster_levels_pack_cpu(const TriangularView& t, const ClusterLevelsPlan& plan,
                                    const ClusterLevelsPack& pack, const double* b, double* x);
+
+// The same pack built on the GPU from the device copy of the matrix (no host pass, no upload of the
+// packed arrays), for triangles without overflow (cluster_levels_longest <= kMaxWidth). out: device
+// arrays of n (diagonal) and width * n (cols, values); level_ptr: the device copy of the level
+// pointer; width: cluster_levels_width. Enqueues on `stream` (its scratch is stream-ordered).
+struct ClusterLevelsDevicePack {
+  double* diagonal = nullptr;
+  index_t* cols = nullptr;
+  double* values = nullptr;
+};
+void pack_cluster_levels_cuda(cudaStream_t stream, const TriangularDeviceView& device, const index_t* level_ptr,
+                              const ClusterLevelsPlan& plan, int width, const ClusterLevelsDevicePack& out);
 
 // The plan and the pack uploaded, then solves: a gather of b into level order, cluster launches for
 // the narrow runs, sptrsv_levelset_range_cuda for the wide levels, all on one stream, graph-capturable.

@@ -287,14 +287,20 @@ void launch_for(int width, int threads, cudaStream_t stream, int blocks, bool ri
 }
 
 template <class T>
+T* allocate(std::size_t count, std::vector<void*>& allocations) {
+  void* p = nullptr;
+  check_cuda(cudaMalloc(&p, std::max<std::size_t>(count, 1) * sizeof(T)), "cudaMalloc in ClusterLevelsSolver");
+  allocations.push_back(p);
+  return static_cast<T*>(p);
+}
+
+template <class T>
 T* upload(cudaStream_t stream, const std::vector<T>& v, std::vector<void*>& allocations) {
   if (v.empty()) return nullptr;
-  void* p = nullptr;
-  check_cuda(cudaMalloc(&p, v.size() * sizeof(T)), "cudaMalloc in ClusterLevelsSolver");
-  allocations.push_back(p);
+  T* p = allocate<T>(v.size(), allocations);
   check_cuda(cudaMemcpyAsync(p, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice, stream),
              "cudaMemcpyAsync in ClusterLevelsSolver");
-  return static_cast<T*>(p);
+  return p;
 }
 
 }  // namespace
@@ -315,7 +321,8 @@ ClusterLevelsSolver::ClusterLevelsSolver(cudaStream_t stream, const TriangularVi
   if (host.n != device.n || host.num_levels != device.num_levels || host.upper != device.upper) {
     throw InvalidArgument("ClusterLevelsSolver: the host and device views describe different matrices");
   }
-  width_ = cluster_levels_width(host);
+  const index_t longest = cluster_levels_longest(host);
+  width_ = longest <= 2 ? 2 : longest <= 4 ? 4 : ClusterLevelsPack::kMaxWidth;
   ClusterLevelsOptions o = options;
   // A 1024-thread block of width 4 spills its two held rows (64 registers) and measured slower than
   // 512-thread blocks; width 8 does not fit at all.
@@ -326,21 +333,31 @@ ClusterLevelsSolver::ClusterLevelsSolver(cudaStream_t stream, const TriangularVi
     throw InvalidArgument("ClusterLevelsSolver: the device view carries no level schedule");
   }
   plan_.cluster_blocks = feasible_for(width_, plan_.block_threads, plan_.cluster_blocks);
-  const ClusterLevelsPack pack = pack_cluster_levels(host, plan_);  // ring codes follow the final cluster
   DeviceArrays& a = *arrays_;
   std::vector<void*>& mem = a.allocations;
   a.level_ptr = upload(stream, std::vector<index_t>(host.level_ptr, host.level_ptr + host.num_levels + 1), mem);
   a.packed.n = host.n;
   a.packed.level_rows = device.level_rows;
-  a.packed.diagonal = upload(stream, pack.diagonal, mem);
-  a.packed.cols = upload(stream, pack.cols, mem);
-  a.packed.values = upload(stream, pack.values, mem);
-  a.packed.overflow_ptr = upload(stream, pack.overflow_ptr, mem);
-  a.packed.overflow_cols = upload(stream, pack.overflow_cols, mem);
-  a.packed.overflow_values = upload(stream, pack.overflow_values, mem);
-  a.rhs = upload(stream, std::vector<double>(static_cast<std::size_t>(host.n)), mem);
+  if (longest <= ClusterLevelsPack::kMaxWidth) {  // no overflow: pack on the device (ring codes follow the final plan)
+    const auto n = static_cast<std::size_t>(host.n), w = static_cast<std::size_t>(width_);
+    ClusterLevelsDevicePack out{allocate<double>(n, mem), allocate<index_t>(w * n, mem), allocate<double>(w * n, mem)};
+    pack_cluster_levels_cuda(stream, device, a.level_ptr, plan_, width_, out);
+    a.packed.diagonal = out.diagonal;
+    a.packed.cols = out.cols;
+    a.packed.values = out.values;
+  } else {
+    const ClusterLevelsPack pack = pack_cluster_levels(host, plan_);
+    a.packed.diagonal = upload(stream, pack.diagonal, mem);
+    a.packed.cols = upload(stream, pack.cols, mem);
+    a.packed.values = upload(stream, pack.values, mem);
+    a.packed.overflow_ptr = upload(stream, pack.overflow_ptr, mem);
+    a.packed.overflow_cols = upload(stream, pack.overflow_cols, mem);
+    a.packed.overflow_values = upload(stream, pack.overflow_values, mem);
+    check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize in ClusterLevelsSolver");  // pack freed next
+  }
+  a.rhs = allocate<double>(static_cast<std::size_t>(host.n), mem);
   a.packed.rhs = a.rhs;
-  check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize in ClusterLevelsSolver");  // pack freed next
+  check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize in ClusterLevelsSolver");
 }
 
 ClusterLevelsSolver::~ClusterLevelsSolver() = default;

@@ -64,11 +64,16 @@ PositionLevels position_levels(const TriangularView& t, const ClusterLevelsPlan&
 
 }  // namespace
 
-int cluster_levels_width(const TriangularView& t) {
+index_t cluster_levels_longest(const TriangularView& t) {
   // Every normalised row stores exactly one diagonal: its off-diagonals are its length less one.
   index_t longest = 0;
   for (index_t i = 0; i < t.n; ++i) longest = std::max(longest, t.rowptr[i + 1] - t.rowptr[i] - 1);
-  return longest <= 2 ? 2 : longest <= 4 ? 4 : ClusterLevelsPack::kMaxWidth;
+  return longest;
+}
+
+int cluster_levels_width(const TriangularView& t) {
+  const index_t most = cluster_levels_longest(t);
+  return most <= 2 ? 2 : most <= 4 ? 4 : ClusterLevelsPack::kMaxWidth;
 }
 
 ClusterLevelsPack pack_cluster_levels(const TriangularView& t, const ClusterLevelsPlan& plan) {

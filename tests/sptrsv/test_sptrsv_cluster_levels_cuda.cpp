@@ -117,6 +117,37 @@ TEST_F(SptrsvClusterLevelsCuda, OneBlockWithTheRingRuns) {
   }
 }
 
+// The pack built on the GPU is the host pack, array for array, wherever no row overflows (the solver
+// then packs on the device): every triangle, lower and upper, unit or not, and plan shape.
+TEST_F(SptrsvClusterLevelsCuda, DevicePackEqualsTheHostPack) {
+  int compared = 0;
+  for (const Case& m : cases()) {
+    for (const SolveCase& c : solve_cases()) {
+      const Csr input = solver_input(m.lower, c.tri, c.unit_diagonal, 5);
+      const sptrsv::TriangularPattern t(input, c.tri, c.unit_diagonal);
+      const kernels::TriangularView host = t.host_view();
+      if (kernels::cluster_levels_longest(host) > kernels::ClusterLevelsPack::kMaxWidth) continue;
+      const kernels::DeviceTriangular matrix(stream_, host);
+      const DeviceArray<index_t> level_ptr(stream_, std::vector<index_t>(host.level_ptr, host.level_ptr + host.num_levels + 1));
+      for (const std::string& scheme : kSchemes) {
+        SCOPED_TRACE(m.name + " " + c.label() + " " + scheme);
+        const kernels::ClusterLevelsPlan plan = kernels::plan_cluster_levels(host, kernels::parse_cluster_levels_scheme(scheme));
+        const kernels::ClusterLevelsPack expected = kernels::pack_cluster_levels(host, plan);
+        const auto n = static_cast<std::size_t>(host.n), w = static_cast<std::size_t>(expected.width);
+        DeviceArray<double> diagonal(n), values(w * n);
+        DeviceArray<index_t> cols(w * n);
+        kernels::pack_cluster_levels_cuda(stream_, matrix.view(), level_ptr.get(), plan, expected.width,
+                                          {diagonal.get(), cols.get(), values.get()});
+        EXPECT_EQ(diagonal.download(stream_), expected.diagonal);
+        EXPECT_EQ(cols.download(stream_), expected.cols);
+        EXPECT_EQ(values.download(stream_), expected.values);
+        ++compared;
+      }
+    }
+  }
+  EXPECT_GT(compared, 100);
+}
+
 TEST_F(SptrsvClusterLevelsCuda, BadSchemesAreRefused) {
   EXPECT_EQ(sptrsv::check_scheme("clusterlevels"), sptrsv::SchemeKind::ClusterLevels);
   EXPECT_EQ(sptrsv::check_scheme("pow2:clusterlevels:blocks=4"), sptrsv::SchemeKind::Powered);
