@@ -36,6 +36,10 @@ struct ClusterLevelsOptions {
   // One block also reads the last levels' x from a shared-memory ring (a cluster always does):
   // faster than its L1 on the 2D meshes measured (docs/benchmarks.md).
   bool one_block_ring = true;
+  // In a cluster each thread also prefetches into L2 the rows it solves this many levels after the
+  // next one (whose row it loads into registers a level ahead), after the barrier's arrive. One level
+  // measured best on 3D meshes; one block gains nothing (the prefetches cost issue slots).
+  int prefetch_levels = 1;
 };
 
 // One launch of the solve: levels [level_begin, level_end) in a cluster (or one block), or a single
@@ -49,6 +53,7 @@ struct ClusterLevelsPlan {
   int cluster_blocks = 1;  // blocks of the cluster kernel's launches
   int block_threads = 1024;
   bool one_block_ring = true;  // ClusterLevelsOptions::one_block_ring
+  int prefetch_levels = 1;     // ClusterLevelsOptions::prefetch_levels
   std::vector<ClusterLevelsRun> runs;
   index_t narrow_levels = 0, wide_levels = 0;
 };
@@ -60,7 +65,7 @@ ClusterLevelsPlan plan_cluster_levels(const TriangularView& t, const ClusterLeve
 
 // "clusterlevels" or "clusterlevels:key=val,..." with keys blocks (max_blocks, 1..16), threads (block_threads,
 // 0, 512 or 1024), wide (wide_rows_per_thread, >= 1), run (min_run_levels, >= 1), rows (target_rows_per_thread, >= 1),
-// ring (one_block_ring, 0 or 1). InvalidArgument naming the
+// ring (one_block_ring, 0 or 1), ahead (prefetch_levels, 0..4). InvalidArgument naming the
 // key otherwise. to_string gives the canonical form back ("clusterlevels" for the defaults).
 bool is_cluster_levels_scheme(const std::string& scheme);
 ClusterLevelsOptions parse_cluster_levels_scheme(const std::string& scheme);

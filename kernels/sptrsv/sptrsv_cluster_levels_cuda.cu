@@ -28,6 +28,7 @@ struct Packed {
   const index_t* __restrict__ overflow_cols;
   const double* __restrict__ overflow_values;
   const double* __restrict__ rhs;  // b gathered into level order
+  int prefetch_levels;             // ClusterLevelsPlan::prefetch_levels (clusters only)
 };
 
 template <int Width>
@@ -50,6 +51,34 @@ __device__ __forceinline__ void load_row(const Packed& m, index_t p, HeldRow<Wid
     h.cols[k] = __ldg(m.cols + slot);
     h.values[k] = __ldg(m.values + slot);
   }
+}
+
+template <class T>
+__device__ __forceinline__ void prefetch_l2(const T* p) {
+  asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
+}
+
+template <int Width>
+__device__ __forceinline__ void prefetch_row(const Packed& m, index_t p) {
+  if (p >= m.n) return;
+  prefetch_l2(m.level_rows + p);
+  prefetch_l2(m.rhs + p);
+  prefetch_l2(m.diagonal + p);
+#pragma unroll
+  for (int k = 0; k < Width; ++k) {
+    const std::size_t slot = static_cast<std::size_t>(k) * static_cast<std::size_t>(m.n) + static_cast<std::size_t>(p);
+    prefetch_l2(m.cols + slot);
+    prefetch_l2(m.values + slot);
+  }
+}
+
+// The first rows this thread solves 2, 3, ... levels from now, into L2. Levels are contiguous in
+// position order, so the level after next starts at next_end; the ones after it are guessed at the
+// next level's width.
+template <int Width>
+__device__ __forceinline__ void prefetch_ahead(const Packed& m, index_t t, index_t next_first, index_t next_end) {
+  const index_t width = next_end - next_first;
+  for (int d = 0; d < m.prefetch_levels; ++d) prefetch_row<Width>(m, next_end + d * width + t);
 }
 
 constexpr int kRing = ClusterLevelsPack::kRingLevels;
@@ -76,7 +105,10 @@ __device__ __forceinline__ double x_dependency(const double* x, double (*ring)[T
   double* slot = &ring[code >> 20][code & 1023];
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   if constexpr (Cluster) {
-    slot = cooperative_groups::this_cluster().map_shared_rank(slot, static_cast<unsigned>((code >> 10) & 1023));
+    // The launch is one cluster, so a block's rank is blockIdx.x; a slot of this block is read
+    // directly (a cluster address costs a DSMEM round trip even for the own block).
+    const auto rank = static_cast<unsigned>((code >> 10) & 1023);
+    if (rank != blockIdx.x) slot = cooperative_groups::this_cluster().map_shared_rank(slot, rank);
   }
 #endif
   return *slot;
@@ -118,8 +150,8 @@ __device__ __forceinline__ void barrier_wait() {
 #endif
 }
 
-// One level: loads the thread's first row of the next level into `next` (positions [next_first,
-// next_end)), then solves its rows of this one ([first, end), the first already in `held`). In a
+// One level: solves the thread's rows of this one ([first, end), the first already in `held`) and
+// loads its first row of the next level into `next` (positions [next_first, next_end)). In a
 // cluster the first row's x goes to the ring before the barrier and to global memory after its arrive
 // (no dependent reads it there before kRingLevels more barriers); rows past the first, and every row
 // of a single block (which has no ring codes), go to global memory before the barrier.
@@ -128,7 +160,11 @@ __device__ __forceinline__ void level_step(const Packed& m, index_t level, index
                                            index_t end, index_t next_first, index_t next_end,
                                            const HeldRow<Width>& held, HeldRow<Width>& next, double* x,
                                            double (*ring)[Threads]) {
-  if (next_first + t < next_end) load_row(m, next_first + t, next);
+  // One block loads the next row first (bar.sync does not wait for it); in a cluster after the arrive,
+  // whose release would otherwise wait for the loads in flight.
+  if constexpr (!Cluster) {
+    if (next_first + t < next_end) load_row(m, next_first + t, next);
+  }
   const bool has = first + t < end;
   double value = 0.0;
   if (has) {
@@ -143,6 +179,8 @@ __device__ __forceinline__ void level_step(const Packed& m, index_t level, index
   }
   barrier_arrive<Cluster>();
   if constexpr (Cluster) {
+    if (next_first + t < next_end) load_row(m, next_first + t, next);
+    prefetch_ahead<Width>(m, t, next_first, next_end);
     if (has) x[held.row] = value;
   }
   barrier_wait<Cluster>();
@@ -357,6 +395,7 @@ ClusterLevelsSolver::ClusterLevelsSolver(cudaStream_t stream, const TriangularVi
   }
   a.rhs = allocate<double>(static_cast<std::size_t>(host.n), mem);
   a.packed.rhs = a.rhs;
+  a.packed.prefetch_levels = plan_.prefetch_levels;
   check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize in ClusterLevelsSolver");
 }
 

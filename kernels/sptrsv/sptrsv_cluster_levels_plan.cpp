@@ -24,6 +24,7 @@ void check_options(const ClusterLevelsOptions& o) {
   if (o.wide_rows_per_thread < 1) throw InvalidArgument("clusterlevels: wide must be >= 1");
   if (o.min_run_levels < 1) throw InvalidArgument("clusterlevels: run must be >= 1");
   if (o.target_rows_per_thread < 1) throw InvalidArgument("clusterlevels: rows must be >= 1");
+  if (o.prefetch_levels < 0 || o.prefetch_levels > 4) throw InvalidArgument("clusterlevels: ahead must be 0..4");
 }
 
 // Appends level l to the runs, merging it into the last run when that one is of the same kind.
@@ -68,6 +69,7 @@ ClusterLevelsPlan plan_cluster_levels(const TriangularView& t, const ClusterLeve
 
   ClusterLevelsPlan plan;
   plan.one_block_ring = options.one_block_ring;
+  plan.prefetch_levels = options.prefetch_levels;
   std::int64_t fullest_narrow = 0;
   for (index_t l = 0; l < t.num_levels; ++l) {
     const bool w = wide[static_cast<std::size_t>(l)];
@@ -121,8 +123,10 @@ ClusterLevelsOptions parse_cluster_levels_scheme(const std::string& scheme) {
     } else if (key == "ring") {
       if (v > 1) throw InvalidArgument("clusterlevels: ring must be 0 or 1, got " + text);
       o.one_block_ring = v == 1;
+    } else if (key == "ahead") {
+      o.prefetch_levels = v;
     } else {
-      throw InvalidArgument("clusterlevels: unknown key '" + key + "' (known: blocks, threads, wide, run, rows, ring)");
+      throw InvalidArgument("clusterlevels: unknown key '" + key + "' (known: blocks, threads, wide, run, rows, ring, ahead)");
     }
   }
   check_options(o);
@@ -141,6 +145,7 @@ std::string to_string(const ClusterLevelsOptions& o) {
   add("run", o.min_run_levels, d.min_run_levels);
   add("rows", o.target_rows_per_thread, d.target_rows_per_thread);
   add("ring", o.one_block_ring ? 1 : 0, d.one_block_ring ? 1 : 0);
+  add("ahead", o.prefetch_levels, d.prefetch_levels);
   return kName + out;
 }
 

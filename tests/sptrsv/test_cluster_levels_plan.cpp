@@ -74,16 +74,17 @@ TEST(ClusterLevelsPlan, AShallowTriangleWithoutWideLevelsIsStillOneRun) {
 
 TEST(ClusterLevelsPlan, SchemeStringsRoundTripAndBadOnesAreNamed) {
   const kernels::ClusterLevelsOptions o =
-      kernels::parse_cluster_levels_scheme("clusterlevels:blocks=8,threads=512,run=3,ring=0");
+      kernels::parse_cluster_levels_scheme("clusterlevels:blocks=8,threads=512,run=3,ring=0,ahead=2");
   EXPECT_FALSE(o.one_block_ring);
+  EXPECT_EQ(o.prefetch_levels, 2);
   EXPECT_EQ(o.max_blocks, 8);
   EXPECT_EQ(o.block_threads, 512);
   EXPECT_EQ(o.min_run_levels, 3);
-  EXPECT_EQ(kernels::to_string(o), "clusterlevels:blocks=8,threads=512,run=3,ring=0");
+  EXPECT_EQ(kernels::to_string(o), "clusterlevels:blocks=8,threads=512,run=3,ring=0,ahead=2");
   EXPECT_EQ(kernels::to_string(kernels::parse_cluster_levels_scheme("clusterlevels")), "clusterlevels");
   EXPECT_FALSE(kernels::is_cluster_levels_scheme("clusterlevel"));
   for (const char* bad : {"clusterlevels:blocks=0", "clusterlevels:blocks=17", "clusterlevels:threads=768",
-                          "clusterlevels:wide=0", "clusterlevels:ring=2", "clusterlevels:size=2", "clusterlevels:blocks", "clusterlevels:rows=x"}) {
+                          "clusterlevels:wide=0", "clusterlevels:ring=2", "clusterlevels:ahead=5", "clusterlevels:size=2", "clusterlevels:blocks", "clusterlevels:rows=x"}) {
     EXPECT_THROW(kernels::parse_cluster_levels_scheme(bad), InvalidArgument) << bad;
   }
   try {
