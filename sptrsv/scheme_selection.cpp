@@ -156,6 +156,22 @@ SelectMode parse_select_mode(const std::string& s) {
   throw InvalidArgument("SpTRSV selection mode '" + s + "' (known: search, model, default)");
 }
 
+// cuSPARSE against clusterlevels on deep DAGs of short rows whose levels fill a cluster (3D meshes in
+// sweep order): per-level costs in us, linear in the fullest level's rows per thread of a 16-block
+// cluster, and each scheme's preparation in its own solves, fitted on the H100's lap3d 100³-160³
+// (docs/benchmarks.md, issue 16). Wider levels than 4 rows a thread are outside the fit.
+bool mesh_3d_prefers_cluster_levels(const TriangularFeatures& f, int expected_solves) {
+  constexpr double kClusterThreads = 16 * 512;
+  constexpr double kCusparseUs[2] = {1.54, 0.41}, kClusterUs[2] = {0.87, 1.01};
+  constexpr double kCusparsePrepSolves = 40, kClusterPrepSolves = 12;
+  if (f.layer_num < 64 || f.rnnz_max > 5 || f.rnnz <= 0) return false;
+  const double per_thread = double(f.lnnz_max) / f.rnnz / kClusterThreads;
+  if (per_thread > 4) return false;
+  const double cusparse = (kCusparseUs[0] + kCusparseUs[1] * per_thread) * (expected_solves + kCusparsePrepSolves);
+  const double cluster = (kClusterUs[0] + kClusterUs[1] * per_thread) * (expected_solves + kClusterPrepSolves);
+  return cluster < cusparse;
+}
+
 std::string adjust_for_preparation(const std::string& predicted, const std::string& model_best_unpowered,
                                    const TriangularFeatures& f, const std::vector<std::string>& candidates,
                                    int expected_solves, std::string& note) {
@@ -175,6 +191,13 @@ std::string adjust_for_preparation(const std::string& predicted, const std::stri
     note += std::string(note.empty() ? "" : "; ") + "level profile (" + std::to_string(f.layer_num) +
             " levels, fullest ~" + std::to_string(static_cast<long long>(fullest_rows)) +
             " rows, rows of <= 5 entries): clusterlevels over " + pick;
+    pick = "clusterlevels";
+  }
+  if (pick == "cusparse" && candidate && !profile && mesh_3d_prefers_cluster_levels(f, expected_solves)) {
+    note += std::string(note.empty() ? "" : "; ") + "level profile (" + std::to_string(f.layer_num) +
+            " levels, fullest ~" + std::to_string(static_cast<long long>(fullest_rows)) +
+            " rows): clusterlevels over cusparse, whose analysis does not pay back in " +
+            std::to_string(expected_solves) + " solves";
     pick = "clusterlevels";
   }
   return pick;

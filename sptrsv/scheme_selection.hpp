@@ -55,8 +55,11 @@ constexpr int kPoweredPaybackSolves = 1000;
 // The model's pick adjusted for preparation and the level profile (model mode): a powered pick gives
 // way to the best unpowered one below kPoweredPaybackSolves expected solves; then a deep DAG of
 // short rows whose fullest level fits two 1024-thread blocks (2D meshes in sweep order) goes to
-// clusterlevels when it is a candidate. `note` says what changed. model_best_unpowered: the model's
+// clusterlevels when it is a candidate, and so does a cusparse pick on a deep DAG of short rows with
+// fuller levels (3D meshes) where clusterlevels' cheaper preparation outweighs its slower solves over
+// expected_solves (mesh_3d_prefers_cluster_levels). `note` says what changed. model_best_unpowered: the model's
 // pick among the unpowered candidates (computed by the caller, "" if none).
+bool mesh_3d_prefers_cluster_levels(const TriangularFeatures& f, int expected_solves);
 std::string adjust_for_preparation(const std::string& predicted, const std::string& model_best_unpowered,
                                    const TriangularFeatures& f, const std::vector<std::string>& candidates,
                                    int expected_solves, std::string& note);

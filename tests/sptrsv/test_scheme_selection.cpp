@@ -208,7 +208,8 @@ namespace hetsparse::test {
 namespace {
 
 // adjust_for_preparation: a powered pick gives way below the payback, and a 2D-like level profile of
-// short rows goes to clusterlevels when it is a candidate; 3D-like levels and long rows keep the pick.
+// short rows goes to clusterlevels when it is a candidate, a 3D-like one when cuSPARSE's analysis
+// does not pay back; long rows keep the pick.
 TEST(SchemeSelectionPreparation, PoweredPicksAndLevelProfiles) {
   sptrsv::TriangularFeatures mesh2d;  // anchor-lap2d:1000's profile
   mesh2d.layer_num = 1999;
@@ -227,7 +228,18 @@ TEST(SchemeSelectionPreparation, PoweredPicksAndLevelProfiles) {
   EXPECT_NE(note.find("does not pay back"), std::string::npos) << note;
   EXPECT_NE(note.find("level profile"), std::string::npos) << note;
   note.clear();
-  EXPECT_EQ(sptrsv::adjust_for_preparation("pow2:cusparse", "cusparse", mesh3d, with, 100, note), "cusparse");
+  // 100³: clusterlevels is about as fast and prepares in a fraction of cuSPARSE's analysis.
+  EXPECT_EQ(sptrsv::adjust_for_preparation("pow2:cusparse", "cusparse", mesh3d, with, 100, note), "clusterlevels");
+  EXPECT_NE(note.find("does not pay back in 100 solves"), std::string::npos) << note;
+  note.clear();
+  EXPECT_EQ(sptrsv::adjust_for_preparation("pow2:cusparse", "cusparse", mesh3d, without, 100, note), "cusparse");
+  sptrsv::TriangularFeatures fat3d = mesh3d;  // anchor-lap3d:160's: 478 levels of up to ~19,200 rows
+  fat3d.layer_num = 478;
+  fat3d.lnnz_max = 76800;
+  EXPECT_EQ(sptrsv::adjust_for_preparation("cusparse", "", fat3d, with, 100, note), "cusparse");
+  EXPECT_EQ(sptrsv::adjust_for_preparation("cusparse", "", fat3d, with, 10, note), "clusterlevels");
+  fat3d.lnnz_max = 4 * 5 * 8192;  // more than 4 rows a thread of the cluster: outside the fit
+  EXPECT_EQ(sptrsv::adjust_for_preparation("cusparse", "", fat3d, with, 10, note), "cusparse");
   note.clear();
   EXPECT_EQ(sptrsv::adjust_for_preparation("pow2:cusparse", "cusparse", mesh3d, with, 5000, note), "pow2:cusparse");
   EXPECT_TRUE(note.empty()) << note;
