@@ -80,7 +80,7 @@ int cmd_sptrsv(int argc, char** argv) {
               "scheme for solves on a CUDA worker: a GPU variant, cusparse, clusterlevels[:key=val,...], ag:key=val,..., powK:BASE (K = 2, 4, 8, 16) or auto", "auto")
       .option("select", "search|model",
               "how auto chooses (default: model if one is trained for this GPU, else search)", "default")
-      .option("expected-solves", "N", "solves expected with this matrix: auto weighs a scheme's preparation against them",
+      .option("expected-solves", "N", "solves expected with this matrix: auto weighs a scheme's preparation and a split's setup against them",
               "100")
       .option("device", "auto|any|cpu|gpu",
               "where the solves run: auto = the GPU when there is one, any = the scheduler decides", "auto")
@@ -210,6 +210,7 @@ int cmd_sptrsv(int argc, char** argv) {
   const std::string split_line = split ? split->describe() : "";
   const std::string split_source = split ? split->thresholds_source() : "";
   const planners::SplitMeasurement measurement = split ? split->measurement() : planners::SplitMeasurement{};
+  const double split_setup_s = split ? split->setup_seconds() : 0.0;  // structure, decision, measurement, split
   const auto split_features = split ? planners::structure_list(split->structure())
                                     : std::vector<std::pair<std::string, double>>{};
   solver_ptr.reset();
@@ -250,7 +251,9 @@ int cmd_sptrsv(int argc, char** argv) {
       }
     }
     if (!split_line.empty()) {
-      j.set("split", split_line).set("split_model", split_source);
+      j.set("split", split_line).set("split_model", split_source).set("split_setup_s", split_setup_s)
+          .set("split_setup_in_solves", median > 0 ? split_setup_s / median : 0.0)
+          .set("split_expected_solves", static_cast<long long>(so.expected_solves));
       if (so.split.mode == sptrsv::SplitMode::Auto) {  // how the decision went, and the measured times
         j.set("split_decision", measurement.how()).set("split_decision_note", measurement.why);
         Json c;
@@ -292,7 +295,9 @@ int cmd_sptrsv(int argc, char** argv) {
                   paths.kernel_ms, variant.c_str(), paths.copy_ms, median * 1e3 / (paths.kernel_ms + paths.copy_ms),
                   paths.resident_ms / paths.kernel_ms);
     std::printf("check       ||b - T x|| / ||b|| = %.2e  %s\n", residual, ok ? "OK" : "WRONG");
-    if (!split_line.empty()) std::printf("split       %s; thresholds: %s\n", split_line.c_str(), split_source.c_str());
+    if (!split_line.empty())
+      std::printf("split       %s; thresholds: %s; setup %.4f s = %.1f solves\n", split_line.c_str(), split_source.c_str(),
+                  split_setup_s, median > 0 ? split_setup_s / median : 0.0);
     if (p.has("analyze")) std::printf("features\n%s", features.to_text().c_str());
     if (p.has("analyze") && !split_features.empty()) {
       std::printf("split features\n");

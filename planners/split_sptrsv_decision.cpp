@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "hetsparse/error.hpp"
+#include "planners/split_sptrsv_payback.hpp"
 
 namespace hetsparse::planners {
 namespace {
@@ -38,7 +39,11 @@ std::vector<Field> fields(SplitThresholds& t) {
                           {"min_iteration_savings", nullptr, &t.min_iteration_savings},
                           {"split_margin", &t.split_margin, nullptr},
                           {"cost_cpu_gpu", &t.costs.cpu_gpu, nullptr},
-                          {"cost_cpu_cpu", &t.costs.cpu_cpu, nullptr}};
+                          {"cost_cpu_cpu", &t.costs.cpu_cpu, nullptr},
+                          {"cost_gpu_gpu", &t.costs.gpu_gpu, nullptr},
+                          {"cost_gpu_gpu_iteration", &t.costs.gpu_gpu_iteration, nullptr},
+                          {"cost_gpu_gpu_max_gain", &t.costs.gpu_gpu_max_gain, nullptr},
+                          {"setup_single_algorithm_cut", &t.setup.single_algorithm_cut, nullptr}};
   const auto add = [&f](const std::string& prefix, double* c, std::size_t count) {
     for (std::size_t k = 0; k < count; ++k) f.push_back({prefix + std::to_string(k), c + k, nullptr});
   };
@@ -46,6 +51,9 @@ std::vector<Field> fields(SplitThresholds& t) {
   add("cost_cpu_levels_", t.costs.cpu_levels.data(), t.costs.cpu_levels.size());
   add("cost_gpu_", t.costs.gpu.data(), t.costs.gpu.size());
   add("cost_gpu_level_", t.costs.gpu_level.data(), t.costs.gpu_level.size());
+  add("setup_cpu_gpu_", t.setup.cpu_gpu.data(), t.setup.cpu_gpu.size());
+  add("setup_cpu_cpu_", t.setup.cpu_cpu.data(), t.setup.cpu_cpu.size());
+  add("setup_gpu_gpu_", t.setup.gpu_gpu.data(), t.setup.gpu_gpu.size());
   return f;
 }
 
@@ -181,8 +189,10 @@ SplitDecision forced_split(const SplitStructure& s, SplitPolicy policy, const Sp
   return d;
 }
 
-SplitDecision decide_split(const SplitStructure& s, const SplitThresholds& t, const SplitMachine& m) {
+SplitDecision decide_split(const SplitStructure& s, const SplitThresholds& t, const SplitMachine& m,
+                           const SplitPayback& payback) {
   SplitDecision d;
+  d.expected_solves = payback.expected_solves;
   std::string why;
   const auto take = [&](SplitPolicy p, index_t cut, std::string reason) {
     d.policy = p;
@@ -203,22 +213,43 @@ SplitDecision decide_split(const SplitStructure& s, const SplitThresholds& t, co
   for (SplitPolicy p : {SplitPolicy::UnifiedCpuLevels, SplitPolicy::UnifiedGpu})
     if (predicted(p) < predicted(unified)) unified = p;
   const double bar = t.split_margin * predicted(unified);
+  // Each split's predicted setup, and whether saving `saving` ms a solve pays it back.
+  const index_t cuts[] = {0, 0, 0, s.cpu_gpu.level, s.hts.level, s.sas.level};
+  for (std::size_t k = 0; k < d.setup_ms.size(); ++k)
+    d.setup_ms[k] = is_split(kAllSplitPolicies[k]) && cuts[k] == 0
+                        ? std::nan("")
+                        : predict_setup_ms(t.setup, kAllSplitPolicies[k], payback.analysis_ms);
+  const auto pays = [&](SplitPolicy p, double saving, const char* box) {
+    if (pays_back(saving, d.setup_ms[static_cast<std::size_t>(p)], payback)) return true;
+    char text[200];
+    std::snprintf(text, sizeof text, "%s its setup (%.3g ms predicted) does not pay back in %.3g solves (%.3g ms saved a solve); ",
+                  box, d.setup_ms[static_cast<std::size_t>(p)], payback.expected_solves, saving);
+    why += text;
+    return false;
+  };
   const bool deep = s.levels > t.min_levels;
   // (1-a) CPU-GPU.
   if (m.gpu && deep && s.rows >= t.min_rows && s.sfl_pct >= t.min_sfl_pct && s.pfr_pct >= t.min_pfr_pct) {
     const CpuGpuCut& c = s.cpu_gpu;
     if (c.level > 0 && c.cpu_levels_pct >= t.min_cpu_levels_pct && c.gpu_pf_rows_pct >= t.min_gpu_pf_rows_pct &&
-        predicted(SplitPolicy::CpuGpu) < bar)
-      return take(SplitPolicy::CpuGpu, c.level, "(1-a) parallelism disparity: CPU-GPU split");
-    why += "(1-a) disparity, but the CPU-GPU cut is refused or predicted slower; ";
+        predicted(SplitPolicy::CpuGpu) < bar) {
+      if (pays(SplitPolicy::CpuGpu, predicted(unified) - predicted(SplitPolicy::CpuGpu), "(1-a) CPU-GPU split, but"))
+        return take(SplitPolicy::CpuGpu, c.level, "(1-a) parallelism disparity: CPU-GPU split");
+    } else {
+      why += "(1-a) disparity, but the CPU-GPU cut is refused or predicted slower; ";
+    }
   }
   // (1-b) CPU-CPU.
   if (m.cpu_parallel_width > 1 && deep && s.hts.level > 0 && s.hts.part1_rows_pct >= t.cpu_cpu_min_part1_rows_pct &&
-      s.hts.part2_levels >= t.cpu_cpu_min_part2_levels && predicted(SplitPolicy::CpuCpu) < bar)
+      s.hts.part2_levels >= t.cpu_cpu_min_part2_levels && predicted(SplitPolicy::CpuCpu) < bar &&
+      pays(SplitPolicy::CpuCpu, predicted(unified) - predicted(SplitPolicy::CpuCpu), "(1-b) CPU-CPU split, but"))
     return take(SplitPolicy::CpuCpu, s.hts.level, "(1-b) wide levels then a thin tail: CPU-CPU split");
   if (unified == SplitPolicy::UnifiedGpu) {
     // (1-c) GPU-GPU.
-    if (s.sas.level > 0 && s.sas.savings >= t.min_iteration_savings)
+    if (s.sas.level > 0 && s.sas.savings >= t.min_iteration_savings &&
+        pays(SplitPolicy::GpuGpu,
+             gpu_gpu_saving_ms(t.costs, static_cast<double>(s.sas.savings), predicted(SplitPolicy::UnifiedGpu)),
+             "(1-c) GPU-GPU split, but"))
       return take(SplitPolicy::GpuGpu, s.sas.level, "(1-c) long columns: GPU-GPU single-algorithm split");
     return take(SplitPolicy::UnifiedGpu, 0, "unified on the GPU (predicted fastest)");
   }

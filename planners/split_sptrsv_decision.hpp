@@ -12,6 +12,8 @@
 //                  the cost models predict it under split_margin x the best unified way;
 //   (1-c) GPU-GPU  when the GPU is the best unified way and the single-algorithm cut saves >= c warp
 //                  iterations (the cost models cannot see what long columns cost a warp);
+//   each split only where its predicted saving per solve x the expected solves pays back its
+//                  predicted setup (split_sptrsv_payback.hpp: blocks, the parts' analyses);
 //   otherwise unified: the way the cost models predict fastest (one CPU core, the CPUs' level-
 //                  scheduled parallel task where parallel CPU tasks exist, or the GPU).
 // The paper's logistic-regression boxes (GPU or CPU, split or not) are these comparisons of cost
@@ -19,6 +21,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <string>
 
 #include "planners/split_sptrsv_structure.hpp"
@@ -50,6 +53,31 @@ struct CostModel {
   std::array<double, kGpuFamilies> gpu_level{1.5e-3, 2.5e-3, 1.5e-3};  // + its family's cost per step
   double cpu_gpu = 0.1;  // a split's own cost over its parts' (gather, update, scatter, moving X1 and B2)
   double cpu_cpu = 0.1;
+  // GPU-GPU, for the payback only (predict_ms has no GPU-GPU figure, see above): a saving of
+  // gpu_gpu_iteration ms per warp iteration the cut takes off the long columns, at most
+  // gpu_gpu_max_gain of the unified GPU solve, less the split's own cost gpu_gpu.
+  double gpu_gpu = 0.25;
+  double gpu_gpu_iteration = 5e-4;
+  double gpu_gpu_max_gain = 0.3;
+};
+
+// Milliseconds of a split's setup (its blocks, the parts' analyses, selections and preparations) as
+// c0 + c1 x the whole triangle's host analysis in ms, measured where the decision runs: the parts'
+// analyses redo that analysis on two sub-triangles, the blocks add a pass over the entries.
+struct SetupModel {
+  std::array<double, 2> cpu_gpu{3.0, 1.9};
+  std::array<double, 2> cpu_cpu{2.0, 1.45};
+  std::array<double, 2> gpu_gpu{3.0, 2.0};
+  double single_algorithm_cut = 0.4;  // the single-algorithm cut, x the host analysis
+};
+
+// What a split's setup is weighed against (as the scheme selection weighs a scheme's preparation,
+// sptrsv/scheme_selection.hpp). expected_solves: TriangularSolveOptions::expected_solves; infinite
+// ignores the setup (per-solve decisions: the bench's replays and fits). analysis_ms: the whole
+// triangle's host analysis, measured.
+struct SplitPayback {
+  double expected_solves = std::numeric_limits<double>::infinity();
+  double analysis_ms = 0.0;
 };
 
 struct SplitThresholds {
@@ -69,6 +97,7 @@ struct SplitThresholds {
   // The cost models, and how much faster than the best unified way a split must be predicted.
   CostModel costs;
   double split_margin = 1.0;
+  SetupModel setup;
 
   std::string to_tsv() const;
   // Lines "name<TAB>value" (# comments and blank lines skipped); names not given keep their
@@ -90,11 +119,16 @@ struct SplitDecision {
   // Predicted milliseconds of each policy (kAllSplitPolicies' order); NaN where the machine or the
   // slicing rules it out.
   std::array<double, 6> predicted_ms{};
+  // Predicted setup of each split policy, ms (0 for the unified ones, NaN without a cut), and the
+  // solves it was weighed against (infinite: setup ignored).
+  std::array<double, 6> setup_ms{};
+  double expected_solves = std::numeric_limits<double>::infinity();
   std::string reason;             // the flowchart's path, for --analyze
 };
 
 // The flowchart above. Pure function of its arguments.
-SplitDecision decide_split(const SplitStructure& s, const SplitThresholds& t, const SplitMachine& m);
+SplitDecision decide_split(const SplitStructure& s, const SplitThresholds& t, const SplitMachine& m,
+                           const SplitPayback& payback = {});
 // A policy forced by the caller, cut where the structure's slicing for it cut. InvalidArgument when
 // that slicing found no cut, or the machine lacks the device the policy needs (naming both).
 SplitDecision forced_split(const SplitStructure& s, SplitPolicy policy, const SplitMachine& m);

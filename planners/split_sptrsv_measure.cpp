@@ -84,9 +84,20 @@ std::vector<SplitPolicy> measure_candidates(const SplitDecision& d, const SplitM
     if (std::isfinite(prediction(d, p))) best = std::isfinite(best) ? std::min(best, prediction(d, p)) : prediction(d, p);
   if (!std::isfinite(best)) return say("no prediction");
   if (best > o.max_predicted_ms) return say("predicted " + number(best) + " ms > " + number(o.max_predicted_ms) + " ms");
+  // A split that could not pay back its setup over the expected solves even margin x faster than
+  // predicted is not built to be timed (the decided policy passed the payback already).
+  double unified = INFINITY;
+  for (SplitPolicy p : kAllSplitPolicies)
+    if (!is_split(p) && std::isfinite(prediction(d, p))) unified = std::min(unified, prediction(d, p));
+  const auto may_pay = [&](SplitPolicy p) {
+    const double setup = d.setup_ms[static_cast<std::size_t>(p)];
+    return !is_split(p) || !std::isfinite(d.expected_solves) ||
+           (std::isfinite(setup) && (unified - prediction(d, p) / o.margin) * d.expected_solves >= setup);
+  };
   std::vector<SplitPolicy> near;
   for (SplitPolicy p : kAllSplitPolicies)
-    if (p != d.policy && std::isfinite(prediction(d, p)) && prediction(d, p) <= o.margin * best) near.push_back(p);
+    if (p != d.policy && std::isfinite(prediction(d, p)) && prediction(d, p) <= o.margin * best && may_pay(p))
+      near.push_back(p);
   std::stable_sort(near.begin(), near.end(),
                    [&d](SplitPolicy a, SplitPolicy b) { return prediction(d, a) < prediction(d, b); });
   // The decided policy first (GPU-GPU: with the unified GPU next), then the nearest predictions.

@@ -29,9 +29,10 @@ struct SplitMeasureOptions {
 };
 
 // The policies worth timing for `d`, best prediction first, the decided policy among them (a GPU-GPU
-// decision, which the cost models do not predict, brings the unified GPU as its alternative). Empty
-// when measuring is off, when the models are confident (no second candidate within the margin) or
-// when the solve is predicted expensive; `why` (optional) says which.
+// decision, which the cost models do not predict, brings the unified GPU as its alternative). A split
+// whose predicted setup (d.setup_ms) would not pay back over d.expected_solves even at margin x its
+// predicted speed is left out. Empty when measuring is off, when the models are confident (no second
+// candidate within the margin) or when the solve is predicted expensive; `why` (optional) says which.
 std::vector<SplitPolicy> measure_candidates(const SplitDecision& d, const SplitMeasureOptions& o,
                                             std::string* why = nullptr);
 

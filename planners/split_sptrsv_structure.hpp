@@ -76,6 +76,9 @@ struct SasCut {
   std::int64_t savings = 0;      // warp iterations saved over the long columns at the cut
   std::int64_t a21_nnz = 0;      // entries of the SpMV block at the cut
   std::int64_t long_columns = 0;  // columns of more than one warp's entries
+  // The most any cut can save: every long column's iterations over a warp (its readers all below
+  // the cut). From the column lengths alone, so known before the cut is computed.
+  std::int64_t bound = 0;
 };
 
 struct SplitStructure {
@@ -99,8 +102,9 @@ struct SplitStructure {
   double seconds = 0.0;  // wall time of analyse_split_structure
 };
 
-// t must carry its level schedule (level_ptr, level_rows, level_nnz). O(n + nnz + levels), plus a
-// sort of the long columns' entries for the single-algorithm candidate. InvalidArgument for bad options.
+// t must carry its level schedule (level_ptr, level_rows, level_nnz). O(n + nnz + levels), plus two
+// passes over the entries for the single-algorithm cut (sas.bound is set either way). InvalidArgument
+// for bad options.
 SplitStructure analyse_split_structure(const kernels::TriangularView& t, const SplitStructureOptions& options = {});
 
 // The three slicings on their own (analyse_split_structure calls them), for tests.
@@ -109,7 +113,8 @@ CpuGpuCut slice_cpu_gpu(const index_t* level_ptr, const std::int64_t* level_nnz,
 HtsCut slice_hts(const index_t* level_ptr, const std::int64_t* level_nnz, index_t levels,
                  const SplitStructureOptions& options);
 // Two passes over the entries (the second in level order); analyse_split_structure skips it with
-// single_algorithm off, and TriangularSolver asks for it only where the decision can use it.
+// single_algorithm off, and decide_split_with_cut (split_sptrsv_payback.hpp) asks for it only where
+// the decision can use it and the bound says it may pay.
 SasCut slice_single_algorithm(const kernels::TriangularView& t, const SplitStructureOptions& options);
 
 // (name, value) of every field, the features under the paper's symbols (NL, AP, SFL, PFR, MCL, ...),

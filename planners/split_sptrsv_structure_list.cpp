@@ -55,7 +55,8 @@ const Member<HtsCut> kHts[] = {index("hts_level", &HtsCut::level), real("hts_par
                                integer("hts_part2_levels", &HtsCut::part2_levels)};
 const Member<SasCut> kSas[] = {index("sas_level", &SasCut::level), integer("sas_savings", &SasCut::savings),
                                integer("sas_a21_nnz", &SasCut::a21_nnz),
-                               integer("sas_long_columns", &SasCut::long_columns)};
+                               integer("sas_long_columns", &SasCut::long_columns),
+                               integer("sas_bound", &SasCut::bound)};
 
 const Member<LevelRange> kRange[] = {integer("rows", &LevelRange::rows), integer("nnz", &LevelRange::nnz),
                                      integer("levels", &LevelRange::levels),

@@ -74,6 +74,7 @@ std::string unified_gpu_scheme(const TriangularPattern& whole, const TriangularS
   SelectionOptions so;
   so.mode = SelectMode::Model;
   so.perfmodel_dir = options.perfmodel_dir;
+  so.expected_solves = options.expected_solves;  // the model's pick weighed as a unified solve's would be
   so.use_cache = false;
   so.record_timings = false;
   return select_scheme(whole, so).scheme;
@@ -106,6 +107,7 @@ SplitSolver::SplitSolver(rt::TaskRuntime& rt, const TriangularPattern& whole, co
   if (decision.policy == planners::SplitPolicy::GpuGpu) {
     SelectionOptions so;
     so.perfmodel_dir = options.perfmodel_dir;
+    so.expected_solves = options.expected_solves;
     scheme1 = scheme2 =
         select_scheme_by_model(whole.features(), unpowered_candidates(whole.rows(), whole.nnz(), whole.num_levels()), so)
             .scheme;
@@ -122,6 +124,7 @@ SplitSolver::SplitSolver(rt::TaskRuntime& rt, const TriangularPattern& whole, co
     if (device == PartDevice::Gpu && scheme_family(part->chosen_variant()) == SchemeKind::Powered) {
       SelectionOptions so;
       so.perfmodel_dir = options.perfmodel_dir;
+      so.expected_solves = options.expected_solves;
       const TriangularPattern& p = part->pattern();
       TriangularSolveOptions unpowered = o;
       unpowered.variant =

@@ -9,6 +9,7 @@
 #include "hetsparse/error.hpp"
 #include "planners/split_sptrsv_decision.hpp"
 #include "planners/split_sptrsv_measure.hpp"
+#include "planners/split_sptrsv_payback.hpp"
 #include "planners/split_sptrsv_structure.hpp"
 #include "sptrsv/scheme_timing.hpp"
 #include "sptrsv/split_model_store.hpp"
@@ -21,29 +22,26 @@ void TriangularSolver::choose_split(const TriangularSolveOptions& options) {
   split_.reset();
   const SplitOptions& so = options.split;
   if (so.mode == SplitMode::Off) return;
+  const auto t0 = std::chrono::steady_clock::now();  // the split's whole setup counts from here
   const TriangularPattern& p = host_pattern();
   planners::SplitStructureOptions structure_options = so.structure;
   structure_options.pf_min_rows = analysis_.parallel_friendly_rows;
-  // The single-algorithm cut (two passes over the entries) only where the decision can use it: a
-  // forced GPU-GPU split, or auto once the GPU is the unified choice.
+  // The single-algorithm cut (two passes over the entries) up front only for a forced GPU-GPU split;
+  // auto leaves it to decide_split_with_cut: only where the decision can use it and may pay for it.
   const bool single_algorithm = structure_options.single_algorithm;
   structure_options.single_algorithm = so.mode == SplitMode::GpuGpu && single_algorithm;
   planners::SplitStructure structure;
-  const auto add_single_algorithm_cut = [&] {
-    rt::PausedWorkers paused(rt_);
-    const auto t1 = std::chrono::steady_clock::now();
-    structure.sas = planners::slice_single_algorithm(p.host_view(), structure_options);
-    structure.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
-  };
   {
     rt::PausedWorkers paused(rt_);
     structure = planners::analyse_split_structure(p.host_view(), structure_options);
   }
-  const auto t0 = std::chrono::steady_clock::now();
-  const double structure_seconds = structure.seconds;
+  structure_options.single_algorithm = single_algorithm;
   planners::SplitMachine machine;
   machine.gpu = gpu_ && device_where_ != rt::Where::Cpu;
   machine.cpu_parallel_width = std::max(1, so.cpu_parallel_width);
+  // The setup is weighed against the solves the caller expects, at this machine's analysis rate.
+  const planners::SplitPayback payback{static_cast<double>(std::max(1, options.expected_solves)),
+                                       p.analysis_seconds() * 1e3};
   if (machine.gpu && so.mode == SplitMode::Auto)
     std::tie(structure.gpu_family, structure.gpu_level_factor) = gpu_scheme_steps(unified_gpu_scheme(p, options));
   planners::SplitDecision decision;
@@ -53,13 +51,10 @@ void TriangularSolver::choose_split(const TriangularSolveOptions& options) {
   if (so.mode == SplitMode::Auto) {
     const LoadedThresholds loaded =
         load_split_thresholds(so.model_file, options.perfmodel_dir, machine.gpu ? cuda_device_name() : "");
-    decision = planners::decide_split(structure, loaded.thresholds, machine);
-    // (1-c) is reached: decide again with the cut, unless no column is longer than a warp (no warp
-    // iterates, nothing to save: the Laplacians), which the structure's longest column already says.
-    if (decision.policy == planners::SplitPolicy::UnifiedGpu && single_algorithm &&
-        structure.mcl - 1 > structure_options.warp) {
-      add_single_algorithm_cut();
-      decision = planners::decide_split(structure, loaded.thresholds, machine);
+    {
+      rt::PausedWorkers paused(rt_);  // the cut, where it is computed, is host work
+      decision = planners::decide_split_with_cut(p.host_view(), structure, structure_options, loaded.thresholds,
+                                                 machine, payback);
     }
     source = loaded.source;
     const std::vector<planners::SplitPolicy> candidates =
@@ -69,12 +64,14 @@ void TriangularSolver::choose_split(const TriangularSolveOptions& options) {
     if (!candidates.empty()) {
       const std::string why = measurement.why;
       const double decided_so_far =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() - (structure.seconds - structure_seconds);
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() - structure.seconds;
       measurement = measure_split(options, structure, machine, decision, candidates, source, decided_so_far, measured_split);
       if (measurement.measured && measurement.pick != decision.policy) {
         const planners::SplitDecision model = decision;
         decision = planners::forced_split(structure, measurement.pick, machine);
         decision.predicted_ms = model.predicted_ms;
+        decision.setup_ms = model.setup_ms;
+        decision.expected_solves = model.expected_solves;
         decision.reason = "measured tie-break; the model: " + model.reason;
       }
       measurement.why = why + "; " + measurement.why;
@@ -82,9 +79,9 @@ void TriangularSolver::choose_split(const TriangularSolveOptions& options) {
   } else {
     decision = planners::forced_split(structure, forced_policy(so.mode), machine);  // InvalidArgument naming why
   }
-  // The single-algorithm cut is in structure.seconds already, the measurement in its own figure.
+  // Everything since t0 but the structure (the cut included) and the measurement, which count apart.
   const double decide_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() -
-                                (structure.seconds - structure_seconds) - (measurement.measured ? measurement.seconds : 0.0);
+                                structure.seconds - (measurement.measured ? measurement.seconds : 0.0);
   split_ = measured_split ? std::move(measured_split)
                           : std::make_unique<SplitSolver>(rt_, p, structure, decision, options, source, decide_seconds);
   if (so.mode == SplitMode::Auto) split_->set_measurement(std::move(measurement));

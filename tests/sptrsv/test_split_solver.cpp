@@ -83,17 +83,21 @@ TEST(SplitSolverCpu, NewValuesWithoutNewAnalysis) {
 TEST(SplitSolverCpu, AutoWithoutGpuStaysOnTheCpus) {
   rt::Runtime r(test_runtime_options("peager", 2, 0));
   // The starting cost models (an empty model file), and ones where thin levels crawl in the
-  // level-scheduled task, which sends a wide-then-thin triangle to the CPU-CPU split.
+  // level-scheduled task, which sends a wide-then-thin triangle to the CPU-CPU split when enough
+  // solves are expected to pay back its setup (the blocks, the parts' analyses), not for one.
   const std::string crawl = test::test_output_dir() + "split_model_crawl.tsv";
   std::ofstream(crawl) << "cost_cpu_1\t1e-5\ncost_cpu_levels_1\t1e-4\ncost_cpu_cpu\t0\n";
-  const std::tuple<const char*, const char*, planners::SplitPolicy> cases[] = {
-      {"b6000x6+c400", "/dev/null", planners::SplitPolicy::UnifiedCpuLevels},
-      {"c3000+b20000x5", "/dev/null", planners::SplitPolicy::UnifiedCpuLevels},
-      {"c2000", "/dev/null", planners::SplitPolicy::UnifiedCpu},
-      {"b6000x6+c400", crawl.c_str(), planners::SplitPolicy::CpuCpu}};
-  for (const auto& [spec, model, expected] : cases) {
+  const int many = 1 << 30;
+  const std::tuple<const char*, const char*, int, planners::SplitPolicy> cases[] = {
+      {"b6000x6+c400", "/dev/null", many, planners::SplitPolicy::UnifiedCpuLevels},
+      {"c3000+b20000x5", "/dev/null", many, planners::SplitPolicy::UnifiedCpuLevels},
+      {"c2000", "/dev/null", many, planners::SplitPolicy::UnifiedCpu},
+      {"b6000x6+c400", crawl.c_str(), many, planners::SplitPolicy::CpuCpu},
+      {"b6000x6+c400", crawl.c_str(), 1, planners::SplitPolicy::UnifiedCpu}};
+  for (const auto& [spec, model, solves, expected] : cases) {
     const Csr T = level_profile_lower(spec, 4, 5);
     sptrsv::TriangularSolveOptions o;  // device auto
+    o.expected_solves = solves;
     o.split.mode = sptrsv::SplitMode::Auto;
     o.split.cpu_parallel_width = 2;
     o.split.model_file = model;
@@ -107,6 +111,15 @@ TEST(SplitSolverCpu, AutoWithoutGpuStaysOnTheCpus) {
                                   : expected == planners::SplitPolicy::UnifiedCpuLevels ? "cpu_parallel_task"
                                                                                         : "cpu_serial");
     EXPECT_FALSE(s.split()->describe().empty());
+    if (solves == 1 && model == crawl.c_str()) {
+      EXPECT_NE(s.split()->decision().reason.find("does not pay back in 1 solves"), std::string::npos)
+          << s.split()->decision().reason;
+    }
+    // The whole split setup counts: the structure, the decision, and the blocks and parts of a split.
+    EXPECT_GE(s.split()->setup_seconds(), s.split()->structure().seconds) << spec;
+    if (s.split()->active()) {
+      EXPECT_GE(s.split()->setup_seconds(), s.split()->part(1).analysis_seconds() + s.split()->part(2).analysis_seconds());
+    }
     run_solves(s, T, Triangle::Lower, false, spec);
   }
 }
@@ -119,6 +132,7 @@ TEST(SplitSolverCpu, MeasuredTieBreak) {
   for (const char* spec : {"b6000x6+c400", "c300+b8000x4"}) {
     const Csr T = level_profile_lower(spec, 4, 9);
     sptrsv::TriangularSolveOptions o;  // device auto
+    o.expected_solves = 1 << 30;       // every split a candidate, whatever its setup
     o.split.mode = sptrsv::SplitMode::Auto;
     o.split.cpu_parallel_width = 2;
     o.split.model_file = "/dev/null";  // the starting cost models

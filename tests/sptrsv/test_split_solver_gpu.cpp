@@ -92,6 +92,11 @@ TEST(SplitSolverGpu, AutoSplitsAChainGluedToABlock) {
   o.split.measure.enabled = false;   // the model's decision (the tie-break: MeasuredTieBreak below)
   const Csr T = level_profile_lower("c3000+b60000x6", 4, 8);
   sptrsv::TriangularSolver s(r);
+  o.expected_solves = 1;  // one solve cannot pay back the blocks and the parts' analyses
+  s.analyze(T, Triangle::Lower, false, o);
+  EXPECT_FALSE(s.split()->active()) << s.split()->describe();
+  EXPECT_NE(s.split()->decision().reason.find("does not pay back"), std::string::npos) << s.split()->describe();
+  o.expected_solves = 1 << 20;
   s.analyze(T, Triangle::Lower, false, o);
   ASSERT_TRUE(s.split()->active()) << s.split()->describe();
   EXPECT_EQ(s.split()->decision().policy, planners::SplitPolicy::CpuGpu);
@@ -114,6 +119,7 @@ TEST(SplitSolverGpu, MeasuredTieBreak) {
   if (r.cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
   for (const char* spec : {"c3000+b60000x6", "b60000x6+c3000"}) {
     sptrsv::TriangularSolveOptions o = split_options(sptrsv::SplitMode::Auto);
+    o.expected_solves = 1 << 20;  // the CPU-GPU split a candidate whatever its setup
     o.split.model_file = "/dev/null";
     o.split.measure = planners::SplitMeasureOptions::parse("on:margin=1000,max-ms=1e9,solves=3");
     const Csr T = level_profile_lower(spec, 4, 8);
