@@ -5,9 +5,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <sstream>
 
 #include "hetsparse/error.hpp"
+#include "sparse/key_values.hpp"
 
 namespace hetsparse::planners {
 namespace {
@@ -39,14 +39,10 @@ SplitMeasureOptions SplitMeasureOptions::parse(const std::string& text) {
   std::string pairs = text;
   if (pairs == "on") pairs.clear();
   else if (pairs.rfind("on:", 0) == 0) pairs = pairs.substr(3);
-  std::istringstream in(pairs);
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    const std::size_t eq = item.find('=');
-    const std::string key = item.substr(0, eq), value = eq == std::string::npos ? "" : item.substr(eq + 1);
-    if (eq == std::string::npos)
-      throw InvalidArgument("split measure '" + text + "': '" + item + "' is not key=value (off, on, or on:margin=..," +
-                            "max-ms=..,candidates=..,solves=..)");
+  const std::string who = "split measure '" + text + "' (off, on, or on:margin=..,max-ms=..,candidates=..,solves=..)";
+  for (const KeyValue& item : split_key_values(pairs, who)) {
+    const std::string& key = item.key;
+    const std::string& value = item.value;
     if (key == "margin") {
       o.margin = positive_number(key, value, text);
       if (o.margin < 1) throw InvalidArgument("split measure '" + text + "': margin must be at least 1");

@@ -94,6 +94,15 @@ struct ClusterLevelsPack {
 constexpr index_t ring_code(index_t level, int block, int thread_in_block) {
   return -2 - ((level % ClusterLevelsPack::kRingLevels) << 20 | block << 10 | thread_in_block);
 }
+// A ring code (a column < -1) taken apart: the ring slot (level % kRingLevels), the block of the
+// cluster and the thread in that block. The kernel and the host oracle both decode through this.
+struct RingSlot {
+  index_t slot, block, thread;
+};
+constexpr RingSlot decode_ring(index_t column) {
+  const index_t code = -2 - column;
+  return {code >> 20, (code >> 10) & 1023, code & 1023};
+}
 // The pack width `t` needs (longest row's off-diagonals: 2, 4, else 8), and that longest row's
 // off-diagonals (more than kMaxWidth: the pack has an overflow CSR).
 int cluster_levels_width(const TriangularView& t);

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "kernels/common/cuda_check.hpp"
+#include "kernels/split/split.hpp"
 #include "kernels/sptrsv/sptrsv_cluster_levels.hpp"
 
 namespace hetsparse::kernels {
@@ -101,13 +102,13 @@ template <bool Cluster, bool Ring, int Threads>
 __device__ __forceinline__ double x_dependency(const double* x, double (*ring)[Threads], index_t col) {
   if constexpr (!Ring) return x[col];  // one block without a ring: no ring codes, x through L1
   if (col >= 0) return x_global<Cluster>(x, col);
-  const index_t code = -2 - col;
-  double* slot = &ring[code >> 20][code & 1023];
+  const RingSlot r = decode_ring(col);
+  double* slot = &ring[r.slot][r.thread];
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   if constexpr (Cluster) {
     // The launch is one cluster, so a block's rank is blockIdx.x; a slot of this block is read
     // directly (a cluster address costs a DSMEM round trip even for the own block).
-    const auto rank = static_cast<unsigned>((code >> 10) & 1023);
+    const auto rank = static_cast<unsigned>(r.block);
     if (rank != blockIdx.x) slot = cooperative_groups::this_cluster().map_shared_rank(slot, rank);
   }
 #endif
@@ -240,30 +241,29 @@ __global__ void __launch_bounds__(Threads, 1)
   }
 }
 
-__global__ void gather_rhs_kernel(index_t n, const index_t* __restrict__ level_rows, const double* b, double* rhs) {
-  const std::int64_t p = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (p < n) rhs[p] = b[level_rows[p]];
-}
-
-cudaLaunchAttribute cluster_attribute(int blocks) {
-  cudaLaunchAttribute attribute{};
+// A launch of `blocks` blocks of Threads threads on `stream`, one cluster of them when `cluster`
+// (`attribute` holds the cluster size and must outlive the config).
+template <int Threads>
+cudaLaunchConfig_t launch_config(int blocks, bool cluster, cudaStream_t stream, cudaLaunchAttribute& attribute) {
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(static_cast<unsigned>(blocks));
+  config.blockDim = dim3(Threads);
+  config.stream = stream;
+  attribute = cudaLaunchAttribute{};
   attribute.id = cudaLaunchAttributeClusterDimension;
   attribute.val.clusterDim.x = static_cast<unsigned>(blocks);
   attribute.val.clusterDim.y = 1;
   attribute.val.clusterDim.z = 1;
-  return attribute;
+  config.attrs = &attribute;
+  config.numAttrs = cluster ? 1 : 0;
+  return config;
 }
 
 template <bool Cluster, bool Ring, int Width, int Threads>
 void launch(cudaStream_t stream, int blocks, const Packed& m, const index_t* level_ptr, const ClusterLevelsRun& run,
             double* x) {
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(static_cast<unsigned>(blocks));
-  config.blockDim = dim3(Threads);
-  config.stream = stream;
-  cudaLaunchAttribute attribute = cluster_attribute(blocks);
-  config.attrs = &attribute;
-  config.numAttrs = Cluster ? 1 : 0;
+  cudaLaunchAttribute attribute;
+  const cudaLaunchConfig_t config = launch_config<Threads>(blocks, Cluster, stream, attribute);
   check_cuda(cudaLaunchKernelEx(&config, cluster_levels_kernel<Cluster, Ring, Width, Threads>, m, level_ptr,
                                 run.level_begin, run.level_end, x),
              "cluster_levels_kernel launch");
@@ -293,12 +293,8 @@ int feasible_blocks(int wanted) {
   check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1),
              "cudaFuncSetAttribute in ClusterLevelsSolver");
   for (int blocks = wanted; blocks > 1; --blocks) {
-    cudaLaunchConfig_t config{};
-    config.gridDim = dim3(static_cast<unsigned>(blocks));
-    config.blockDim = dim3(Threads);
-    cudaLaunchAttribute attribute = cluster_attribute(blocks);
-    config.attrs = &attribute;
-    config.numAttrs = 1;
+    cudaLaunchAttribute attribute;
+    const cudaLaunchConfig_t config = launch_config<Threads>(blocks, true, nullptr, attribute);
     int clusters = 0;
     if (cudaOccupancyMaxActiveClusters(&clusters, kernel, &config) == cudaSuccess && clusters > 0) return blocks;
     (void)cudaGetLastError();  // a refused size is not an error: try a smaller one
@@ -404,10 +400,7 @@ ClusterLevelsSolver::~ClusterLevelsSolver() = default;
 void ClusterLevelsSolver::solve(cudaStream_t stream, const double* b, double* x) const {
   if (device_.n == 0) return;
   const DeviceArrays& a = *arrays_;
-  constexpr int kGatherThreads = 256;
-  const auto gather_blocks = static_cast<unsigned>((static_cast<std::int64_t>(device_.n) + kGatherThreads - 1) / kGatherThreads);
-  gather_rhs_kernel<<<gather_blocks, kGatherThreads, 0, stream>>>(device_.n, device_.level_rows, b, a.rhs);
-  check_cuda(cudaGetLastError(), "gather_rhs_kernel launch");
+  split_gather_cuda(stream, device_.level_rows, device_.n, 0, b, device_.n, a.rhs, device_.n, nullptr, 0, 1);
   const int blocks = plan_.cluster_blocks;
   for (const ClusterLevelsRun& run : plan_.runs) {
     if (run.wide) {

@@ -152,11 +152,10 @@ void solve_cluster_levels_pack_cpu(const TriangularView& t, const ClusterLevelsP
         index_t col = pack.cols[k * n + pos];
         if (col == -1) continue;
         if (col < -1) {  // the ring slot's level is the one in [l - kRingLevels + 1, l - 1] with that residue
-          const index_t code = -2 - col;
-          const index_t slot = code >> 20, block = (code >> 10) & 1023, lane = code & 1023;
+          const RingSlot r = decode_ring(col);
           index_t lq = l - 1;
-          while (lq >= 0 && lq > l - ClusterLevelsPack::kRingLevels && lq % ClusterLevelsPack::kRingLevels != slot) --lq;
-          const index_t q = lq >= 0 ? t.level_ptr[lq] + block * plan.block_threads + lane : -1;
+          while (lq >= 0 && lq > l - ClusterLevelsPack::kRingLevels && lq % ClusterLevelsPack::kRingLevels != r.slot) --lq;
+          const index_t q = lq >= 0 ? t.level_ptr[lq] + r.block * plan.block_threads + r.thread : -1;
           if (lq < 0 || lq <= l - ClusterLevelsPack::kRingLevels || q >= t.level_ptr[lq + 1]) {
             throw InvalidArgument("clusterlevels pack: position " + std::to_string(p) + " holds a ring code naming no row");
           }

@@ -2,9 +2,9 @@
 // too, so the plan is tested without a GPU.
 #include <algorithm>
 #include <cstdlib>
-#include <sstream>
 
 #include "hetsparse/error.hpp"
+#include "sparse/key_values.hpp"
 #include "kernels/sptrsv/sptrsv_cluster_levels.hpp"
 
 namespace hetsparse::kernels {
@@ -98,12 +98,9 @@ ClusterLevelsOptions parse_cluster_levels_scheme(const std::string& scheme) {
   if (!is_cluster_levels_scheme(scheme)) throw InvalidArgument("not a clusterlevels scheme: '" + scheme + "'");
   ClusterLevelsOptions o;
   if (scheme.size() == std::string(kName).size()) return o;
-  std::stringstream items(scheme.substr(std::string(kName).size() + 1));
-  std::string item;
-  while (std::getline(items, item, ',')) {
-    const std::size_t eq = item.find('=');
-    if (eq == std::string::npos) throw InvalidArgument("clusterlevels: expected key=value, got '" + item + "'");
-    const std::string key = item.substr(0, eq), text = item.substr(eq + 1);
+  for (const KeyValue& item : split_key_values(scheme.substr(std::string(kName).size() + 1), "clusterlevels")) {
+    const std::string& key = item.key;
+    const std::string& text = item.value;
     char* end = nullptr;
     const long value = std::strtol(text.c_str(), &end, 10);
     if (text.empty() || *end != '\0' || value < 0 || value > 1000000) {

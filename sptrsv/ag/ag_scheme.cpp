@@ -10,6 +10,7 @@
 
 #include "sptrsv/ag/ag_scheme.hpp"
 #include "hetsparse/error.hpp"
+#include "sparse/key_values.hpp"
 
 namespace hetsparse::sptrsv::ag {
 
@@ -86,13 +87,9 @@ AgScheme parse_ag_scheme(const std::string& name) {
   AgScheme s;
   if (name == "ag") return s;
   if (name.rfind("ag:", 0) != 0) bad("scheme name '" + name + "' does not start with 'ag:'");
-  std::size_t at = 3;
-  while (at <= name.size()) {
-    const std::size_t comma = std::min(name.find(',', at), name.size());
-    const std::string item = name.substr(at, comma - at);
-    const std::size_t eq = item.find('=');
-    if (eq == std::string::npos) bad("item '" + item + "' is not key=value");
-    const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
+  for (const KeyValue& item : split_key_values(name.substr(3), "AgScheme")) {
+    const std::string& key = item.key;
+    const std::string& value = item.value;
     if (key == "ng") {
       const std::int64_t v = parse_int(key, value, false);
       s.subwarps = v > 64 ? 0 : static_cast<int>(v);  // out of range: validate() names it
@@ -126,7 +123,6 @@ AgScheme parse_ag_scheme(const std::string& name) {
     } else {
       bad("unknown key '" + key + "' in '" + name + "'");
     }
-    at = comma + 1;
   }
   validate(s);
   return s;
