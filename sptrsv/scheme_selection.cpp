@@ -187,7 +187,9 @@ std::string adjust_for_preparation(const std::string& predicted, const std::stri
   const double fullest_rows = f.rnnz > 0 ? double(f.lnnz_max) / f.rnnz : 0.0;
   const bool profile = f.layer_num >= 64 && f.rnnz_max <= 5 && fullest_rows <= 2048;
   const bool candidate = std::find(candidates.begin(), candidates.end(), "clusterlevels") != candidates.end();
-  if (profile && candidate && pick != "clusterlevels") {
+  // A powered pick still standing pays back its preparation: it solves in fewer levels than any plain kernel.
+  const bool powered = scheme_family(pick) == SchemeKind::Powered;
+  if (profile && candidate && !powered && pick != "clusterlevels") {
     note += std::string(note.empty() ? "" : "; ") + "level profile (" + std::to_string(f.layer_num) +
             " levels, fullest ~" + std::to_string(static_cast<long long>(fullest_rows)) +
             " rows, rows of <= 5 entries): clusterlevels over " + pick;

@@ -53,7 +53,8 @@ struct Selection {
 constexpr int kPoweredPaybackSolves = 1000;
 
 // The model's pick adjusted for preparation and the level profile (model mode): a powered pick gives
-// way to the best unpowered one below kPoweredPaybackSolves expected solves; then a deep DAG of
+// way to the best unpowered one below kPoweredPaybackSolves expected solves; then, unless a powered pick
+// stands, a deep DAG of
 // short rows whose fullest level fits two 1024-thread blocks (2D meshes in sweep order) goes to
 // clusterlevels when it is a candidate, and so does a cusparse pick on a deep DAG of short rows with
 // fuller levels (3D meshes) where clusterlevels' cheaper preparation outweighs its slower solves over

@@ -228,6 +228,9 @@ TEST(SchemeSelectionPreparation, PoweredPicksAndLevelProfiles) {
   EXPECT_NE(note.find("does not pay back"), std::string::npos) << note;
   EXPECT_NE(note.find("level profile"), std::string::npos) << note;
   note.clear();
+  // Enough solves for the powered form to pay back: it stays (fewer levels than clusterlevels walks).
+  EXPECT_EQ(sptrsv::adjust_for_preparation("pow16:cusparse", "cusparse", mesh2d, with, 100000, note), "pow16:cusparse");
+  EXPECT_TRUE(note.empty()) << note;
   // 100³: clusterlevels is about as fast and prepares in a fraction of cuSPARSE's analysis.
   EXPECT_EQ(sptrsv::adjust_for_preparation("pow2:cusparse", "cusparse", mesh3d, with, 100, note), "clusterlevels");
   EXPECT_NE(note.find("does not pay back in 100 solves"), std::string::npos) << note;
