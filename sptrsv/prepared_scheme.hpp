@@ -86,12 +86,15 @@ class WorkerSchemes final : public codelets::SptrsvCudaPlans {
 
  private:
   struct Slot;
+  std::unique_ptr<Slot> make_slot(cudaStream_t stream);  // the matrix uploaded and the scheme prepared
   const TriangularPattern& pattern_;
   std::string scheme_;
   SchemeSpec spec_;  // scheme_, parsed once
   PoweredCache powered_;  // one host transform for all workers
   mutable std::mutex mutex_;
   std::map<int, std::unique_ptr<Slot>> slots_;
+  std::unique_ptr<Slot> prebuilt_;  // powK:clusterlevels, prepared at construction on prebuilt_device_
+  int prebuilt_device_ = -1;
   double preprocess_seconds_ = 0;
 };
 

@@ -5,11 +5,14 @@
 #include <utility>
 
 #include "hetsparse/error.hpp"
+#include "kernels/common/cuda_check.hpp"
 #include "sptrsv/ag/ag_scheme.hpp"
 #include "sptrsv/prepared_scheme.hpp"
 #include "sptrsv/schemes/prepared_family.hpp"
 
 namespace hetsparse::sptrsv {
+
+using kernels::check_cuda;
 
 SchemeKind check_scheme(const std::string& scheme) { return parse_scheme(scheme).kind; }
 
@@ -56,7 +59,7 @@ std::unique_ptr<PreparedFamily> prepare_family(cudaStream_t stream, const kernel
     case SchemeKind::Ag:
       return prepare_ag_family(stream, host, device, spec.ag);
     case SchemeKind::Powered:
-      return prepare_powered(stream, host, spec, powered);
+      return prepare_powered(stream, host, device, spec, powered);
   }
   throw InvalidArgument("PreparedScheme: scheme kind out of range");
 }
@@ -102,14 +105,36 @@ struct WorkerSchemes::Slot {
   std::unique_ptr<PreparedScheme> prepared;
 };
 
+std::unique_ptr<WorkerSchemes::Slot> WorkerSchemes::make_slot(cudaStream_t stream) {
+  auto slot = std::make_unique<Slot>();
+  const kernels::TriangularView host = pattern_.host_view();
+  slot->matrix = std::make_unique<kernels::DeviceTriangular>(stream, host);
+  slot->prepared = std::make_unique<PreparedScheme>(stream, host, slot->matrix->view(), spec_, &powered_);
+  slot->stream = stream;
+  return slot;
+}
+
 WorkerSchemes::WorkerSchemes(const TriangularPattern& pattern, std::string scheme)
     : pattern_(pattern), scheme_(std::move(scheme)), spec_(parse_scheme(scheme_)), powered_(pattern.host_view()) {
-  if (spec_.kind == SchemeKind::Powered) {
-    // Built now, on the host: a refused transform is an error of analyze(), not of the first solve.
-    const auto t0 = std::chrono::steady_clock::now();
+  if (spec_.kind != SchemeKind::Powered) return;
+  // Built now: a refused transform is an error of analyze(), not of the first solve. On the host,
+  // shared by the workers; on the GPU (powK:clusterlevels), for the first worker on this device.
+  const auto t0 = std::chrono::steady_clock::now();
+  if (prepares_powered_on_device(spec_)) {
+    check_cuda(cudaGetDevice(&prebuilt_device_), "cudaGetDevice in WorkerSchemes");
+    cudaStream_t stream = nullptr;
+    check_cuda(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate in WorkerSchemes");
+    try {
+      prebuilt_ = make_slot(stream);  // waits for the stream
+    } catch (...) {
+      cudaStreamDestroy(stream);
+      throw;
+    }
+    cudaStreamDestroy(stream);
+  } else {
     powered_.get(spec_.power);
-    preprocess_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
+  preprocess_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 // Slots free their device memory here, on the thread that drops the solver; the workers' streams
@@ -127,14 +152,23 @@ void WorkerSchemes::solve(int worker, cudaStream_t stream, const double* b, doub
   }
   // Only worker `worker` ever touches its slot, so preparation runs outside the lock.
   if (!slot->prepared) {
-    const auto t0 = std::chrono::steady_clock::now();
-    const kernels::TriangularView host = pattern_.host_view();
-    slot->matrix = std::make_unique<kernels::DeviceTriangular>(stream, host);
-    slot->prepared = std::make_unique<PreparedScheme>(stream, host, slot->matrix->view(), spec_, &powered_);
-    slot->stream = stream;
-    const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::lock_guard<std::mutex> lock(mutex_);
-    preprocess_seconds_ += dt;
+    int device = -1;
+    check_cuda(cudaGetDevice(&device), "cudaGetDevice in WorkerSchemes");
+    std::unique_ptr<Slot> prebuilt;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (prebuilt_ && device == prebuilt_device_) prebuilt = std::move(prebuilt_);
+    }
+    if (prebuilt) {
+      prebuilt->stream = stream;
+      *slot = std::move(*prebuilt);
+    } else {
+      const auto t0 = std::chrono::steady_clock::now();
+      *slot = std::move(*make_slot(stream));
+      const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      std::lock_guard<std::mutex> lock(mutex_);
+      preprocess_seconds_ += dt;
+    }
   }
   slot->prepared->solve(stream, b, x, ws);
 }

@@ -190,10 +190,14 @@ std::string adjust_for_preparation(const std::string& predicted, const std::stri
   // A powered pick still standing pays back its preparation: it solves in fewer levels than any plain kernel.
   const bool powered = scheme_family(pick) == SchemeKind::Powered;
   if (profile && candidate && !powered && pick != "clusterlevels") {
+    // Rows of at most 3 entries (5-point stencils): M^4 still fits the pack, and its transform on the
+    // GPU pays back in about kPoweredClusterPaybackSolves solves.
+    const bool powered_pays = f.rnnz_max <= 3 && expected_solves >= kPoweredClusterPaybackSolves;
+    const std::string cluster = powered_pays ? "pow4:clusterlevels" : "clusterlevels";
     note += std::string(note.empty() ? "" : "; ") + "level profile (" + std::to_string(f.layer_num) +
-            " levels, fullest ~" + std::to_string(static_cast<long long>(fullest_rows)) +
-            " rows, rows of <= 5 entries): clusterlevels over " + pick;
-    pick = "clusterlevels";
+            " levels, fullest ~" + std::to_string(static_cast<long long>(fullest_rows)) + " rows, rows of <= " +
+            std::to_string(f.rnnz_max) + " entries): " + cluster + " over " + pick;
+    pick = cluster;
   }
   if (pick == "cusparse" && candidate && !profile && mesh_3d_prefers_cluster_levels(f, expected_solves)) {
     note += std::string(note.empty() ? "" : "; ") + "level profile (" + std::to_string(f.layer_num) +

@@ -51,12 +51,16 @@ struct Selection {
 // powered form's host transform and analysis cost 300-1000 solves of its scheme on the H100 anchors
 // (docs/benchmarks.md, issue 16), more than the solves it saves.
 constexpr int kPoweredPaybackSolves = 1000;
+// pow4:clusterlevels, transformed on the GPU, against clusterlevels on 2D 5-point meshes in sweep
+// order: about 50 ms more preparation for about 40 % less a solve (docs/benchmarks.md, issue 16).
+constexpr int kPoweredClusterPaybackSolves = 60;
 
 // The model's pick adjusted for preparation and the level profile (model mode): a powered pick gives
 // way to the best unpowered one below kPoweredPaybackSolves expected solves; then, unless a powered pick
 // stands, a deep DAG of
 // short rows whose fullest level fits two 1024-thread blocks (2D meshes in sweep order) goes to
-// clusterlevels when it is a candidate, and so does a cusparse pick on a deep DAG of short rows with
+// clusterlevels when it is a candidate (pow4:clusterlevels for rows of <= 3 entries from
+// kPoweredClusterPaybackSolves expected solves on), and so does a cusparse pick on a deep DAG of short rows with
 // fuller levels (3D meshes) where clusterlevels' cheaper preparation outweighs its slower solves over
 // expected_solves (mesh_3d_prefers_cluster_levels). `note` says what changed. model_best_unpowered: the model's
 // pick among the unpowered candidates (computed by the caller, "" if none).

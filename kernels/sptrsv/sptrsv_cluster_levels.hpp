@@ -136,9 +136,11 @@ void pack_cluster_levels_cuda(cudaStream_t stream, const TriangularDeviceView& d
 class ClusterLevelsSolver {
  public:
   // host: the analysed matrix with its level schedule; device: the same on the GPU (outlives this).
-  // Uploads on `stream` and waits for it.
+  // Uploads on `stream` and waits for it. longest_row: the most off-diagonals of a row when the
+  // caller knows it (e.g. from the GPU analysis): the host view then needs only n, upper and the
+  // level schedule (no rowptr) as long as no row overflows the pack; -1: counted from host.rowptr.
   ClusterLevelsSolver(cudaStream_t stream, const TriangularView& host, const TriangularDeviceView& device,
-                      const ClusterLevelsOptions& options);
+                      const ClusterLevelsOptions& options, index_t longest_row = -1);
   ~ClusterLevelsSolver();
   ClusterLevelsSolver(const ClusterLevelsSolver&) = delete;
   ClusterLevelsSolver& operator=(const ClusterLevelsSolver&) = delete;

@@ -350,12 +350,17 @@ struct ClusterLevelsSolver::DeviceArrays {
 };
 
 ClusterLevelsSolver::ClusterLevelsSolver(cudaStream_t stream, const TriangularView& host,
-                                         const TriangularDeviceView& device, const ClusterLevelsOptions& options)
+                                         const TriangularDeviceView& device, const ClusterLevelsOptions& options,
+                                         index_t longest_row)
     : device_(device), arrays_(std::make_unique<DeviceArrays>()) {
   if (host.n != device.n || host.num_levels != device.num_levels || host.upper != device.upper) {
     throw InvalidArgument("ClusterLevelsSolver: the host and device views describe different matrices");
   }
-  const index_t longest = cluster_levels_longest(host);
+  const index_t longest = longest_row >= 0 ? longest_row : cluster_levels_longest(host);
+  if (longest > ClusterLevelsPack::kMaxWidth && host.rowptr == nullptr) {
+    throw InvalidArgument("ClusterLevelsSolver: rows of " + std::to_string(longest) +
+                          " off-diagonals overflow the pack, which then needs the host matrix");
+  }
   width_ = longest <= 2 ? 2 : longest <= 4 ? 4 : ClusterLevelsPack::kMaxWidth;
   ClusterLevelsOptions o = options;
   // A 1024-thread block of width 4 spills its two held rows (64 registers) and measured slower than

@@ -4,10 +4,14 @@
 
 #include <algorithm>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
+#include "hetsparse/error.hpp"
 #include "kernels/common/cuda_check.hpp"
+#include "kernels/sptrsv/sptrsv_analysis.hpp"
+#include "kernels/sptrsv/sptrsv_cluster_levels.hpp"
 #include "kernels/sptrsv/sptrsv_powered.hpp"
 #include "sptrsv/schemes/prepared_family.hpp"
 
@@ -47,6 +51,21 @@ struct DeviceArrays {
   }
 };
 
+// d = (I + M^(K/2)) ... (I + M) D^-1 b: the passes alternate between `scratch` and `d` so the last
+// lands in d.
+void powered_rhs(cudaStream_t stream, const std::vector<kernels::PowerFactorView>& factors,
+                 const double* inverse_diagonal, const double* b, double* d, double* scratch) {
+  const double* in = b;
+  const double* scale = inverse_diagonal;
+  const std::size_t steps = factors.size();
+  for (std::size_t k = 0; k < steps; ++k) {
+    double* out = (steps - 1 - k) % 2 == 0 ? d : scratch;
+    kernels::powered_rhs_step_cuda(stream, factors[k], scale, in, out);
+    in = out;
+    scale = nullptr;
+  }
+}
+
 class PoweredFamily final : public PreparedFamily {
  public:
   // Uploads on `stream` and prepares BASE there (waits for both).
@@ -72,15 +91,7 @@ class PoweredFamily final : public PreparedFamily {
   // The K/2.. passes into a buffer of ours, then BASE from it into x (so x may be b, and cusparse
   // gets distinct arrays).
   void solve(cudaStream_t stream, const double* b, double* x, const kernels::SolveWorkspace& ws) const override {
-    const double* in = b;
-    const double* scale = arrays_.inverse_diagonal;
-    const std::size_t steps = arrays_.factors.size();
-    for (std::size_t k = 0; k < steps; ++k) {
-      double* out = (steps - 1 - k) % 2 == 0 ? arrays_.d : arrays_.scratch;  // the last pass lands in d
-      kernels::powered_rhs_step_cuda(stream, arrays_.factors[k], scale, in, out);
-      in = out;
-      scale = nullptr;
-    }
+    powered_rhs(stream, arrays_.factors, arrays_.inverse_diagonal, b, arrays_.d, arrays_.scratch);
     base_->solve(stream, arrays_.d, x, ws);
   }
 
@@ -92,10 +103,64 @@ class PoweredFamily final : public PreparedFamily {
   std::unique_ptr<PreparedFamily> base_;
 };
 
+kernels::DeviceAnalysisOptions unit_triangle_analysis() {
+  kernels::DeviceAnalysisOptions o;
+  o.unit_diagonal = true;
+  return o;
+}
+
+// powK:clusterlevels from the matrix already on the GPU: the transform by cuSPARSE SpGEMM, the GPU
+// analysis of I - M^K and clusterlevels packed on the device; no host pass over any power's entries.
+class DevicePoweredFamily final : public PreparedFamily {
+ public:
+  DevicePoweredFamily(cudaStream_t stream, const kernels::TriangularView& host,
+                      const kernels::TriangularDeviceView& device, const SchemeSpec& spec)
+      : transform_(stream, {device.n, device.upper, device.rowptr, device.colind, device.values},
+                   host.n > 0 ? host.rowptr[host.n] : 0, spec.power, PowerLimits{}.max_entry_ratio,
+                   PowerLimits{}.max_growth),
+        analysis_(stream, transform_.powered(), unit_triangle_analysis()) {
+    kernels::TriangularView t;  // what the cluster plan reads on the host: the level schedule
+    t.n = device.n;
+    t.upper = device.upper;
+    t.num_levels = analysis_.view().num_levels;
+    t.level_ptr = analysis_.level_ptr().data();
+    const index_t longest = static_cast<index_t>(analysis_.statistics().longest_row) - 1;
+    solver_ = std::make_unique<kernels::ClusterLevelsSolver>(stream, t, analysis_.view(), spec.base->cluster, longest);
+    d_ = arrays_.allocate<double>(static_cast<std::size_t>(device.n));
+    scratch_ = arrays_.allocate<double>(static_cast<std::size_t>(device.n));
+  }
+
+  void solve(cudaStream_t stream, const double* b, double* x, const kernels::SolveWorkspace&) const override {
+    powered_rhs(stream, transform_.factors(), transform_.inverse_diagonal(), b, d_, scratch_);
+    solver_->solve(stream, d_, x);
+  }
+
+ private:
+  kernels::DevicePoweredTransform transform_;
+  kernels::DeviceAnalysis analysis_;
+  std::unique_ptr<kernels::ClusterLevelsSolver> solver_;
+  DeviceArrays arrays_;
+  double* d_ = nullptr;
+  double* scratch_ = nullptr;
+};
+
 }  // namespace
 
+bool prepares_powered_on_device(const SchemeSpec& spec) {
+  return spec.kind == SchemeKind::Powered && spec.base && spec.base->kind == SchemeKind::ClusterLevels;
+}
+
 std::unique_ptr<PreparedFamily> prepare_powered(cudaStream_t stream, const kernels::TriangularView& host,
-                                                const SchemeSpec& spec, PoweredCache* powered) {
+                                                const kernels::TriangularDeviceView& device, const SchemeSpec& spec,
+                                                PoweredCache* powered) {
+  if (prepares_powered_on_device(spec)) {
+    // Rows of I - M^K longer than the pack holds need the host pack: the host transform then.
+    try {
+      return std::make_unique<DevicePoweredFamily>(stream, host, device, spec);
+    } catch (const InvalidArgument& e) {
+      if (std::string(e.what()).find("overflow the pack") == std::string::npos) throw;
+    }
+  }
   std::shared_ptr<const PoweredTriangle> transform =
       powered != nullptr ? powered->get(spec.power) : std::make_shared<const PoweredTriangle>(host, spec.power);
   return std::make_unique<PoweredFamily>(stream, std::move(transform), *spec.base);

@@ -25,9 +25,13 @@ std::unique_ptr<PreparedFamily> prepare_cluster_levels(cudaStream_t stream, cons
                                                        const kernels::ClusterLevelsOptions& options);
 std::unique_ptr<PreparedFamily> prepare_ag_family(cudaStream_t stream, const kernels::TriangularView& host,
                                            const kernels::TriangularDeviceView& device, const kernels::AgScheme& scheme);
-// The transform from `powered` when given (built once per power for the matrix), else built here.
+// powK:clusterlevels is transformed on the GPU from `device` (prepares_powered_on_device), unless
+// I - M^K has rows too long for the device pack; every other base from the host transform: the one
+// of `powered` when given (built once per power for the matrix), else built here.
+bool prepares_powered_on_device(const SchemeSpec& spec);
 std::unique_ptr<PreparedFamily> prepare_powered(cudaStream_t stream, const kernels::TriangularView& host,
-                                                const SchemeSpec& spec, PoweredCache* powered);
+                                                const kernels::TriangularDeviceView& device, const SchemeSpec& spec,
+                                                PoweredCache* powered);
 
 // The family of spec.kind, prepared.
 std::unique_ptr<PreparedFamily> prepare_family(cudaStream_t stream, const kernels::TriangularView& host,

@@ -224,9 +224,15 @@ TEST(SchemeSelectionPreparation, PoweredPicksAndLevelProfiles) {
   const std::vector<std::string> with = {"syncfree_levelorder", "cusparse", "clusterlevels", "pow2:cusparse"};
   const std::vector<std::string> without = {"syncfree_levelorder", "cusparse", "pow2:cusparse"};
   std::string note;
-  EXPECT_EQ(sptrsv::adjust_for_preparation("pow16:cusparse", "cusparse", mesh2d, with, 100, note), "clusterlevels");
+  EXPECT_EQ(sptrsv::adjust_for_preparation("pow16:cusparse", "cusparse", mesh2d, with, 100, note), "pow4:clusterlevels");
   EXPECT_NE(note.find("does not pay back"), std::string::npos) << note;
   EXPECT_NE(note.find("level profile"), std::string::npos) << note;
+  note.clear();
+  // Too few solves for the GPU transform, or rows too long for M^4 in the pack: plain clusterlevels.
+  EXPECT_EQ(sptrsv::adjust_for_preparation("cusparse", "", mesh2d, with, 20, note), "clusterlevels");
+  sptrsv::TriangularFeatures aniso = mesh2d;  // aniso2d: rows of 5 entries
+  aniso.rnnz_max = 5;
+  EXPECT_EQ(sptrsv::adjust_for_preparation("cusparse", "", aniso, with, 100, note), "clusterlevels");
   note.clear();
   // Enough solves for the powered form to pay back: it stays (fewer levels than clusterlevels walks).
   EXPECT_EQ(sptrsv::adjust_for_preparation("pow16:cusparse", "cusparse", mesh2d, with, 100000, note), "pow16:cusparse");

@@ -5,6 +5,7 @@
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -104,11 +105,60 @@ TEST_F(SptrsvPoweredCuda, EveryBaseKindMatchesTheReference) {
   }
 }
 
+// The GPU transform (cuSPARSE SpGEMM) against the host's: the same I - M^K, entry for entry (columns
+// exactly, values to rounding), the same factors' sizes and growth; then powK:clusterlevels, which
+// takes it, against the reference.
+TEST_F(SptrsvPoweredCuda, DeviceTransformEqualsTheHostTransform) {
+  for (const std::string name : {"anchor_laplacian_2d_60", "chain_5000"}) {
+    for (const SolveCase& c : solve_cases()) {
+      const Csr input = solver_input(sptrsv_matrix(name), c.tri, c.unit_diagonal, 8);
+      const sptrsv::TriangularPattern t(input, c.tri, c.unit_diagonal);
+      const kernels::TriangularView host = t.host_view();
+      const kernels::DeviceTriangular matrix(stream_, host);
+      const kernels::TriangularDeviceView dv = matrix.view();
+      const auto n = static_cast<std::size_t>(input.rows);
+      const std::vector<double> b = random_values(n, 23);
+      std::vector<double> expected(n);
+      ref::sptrsv(input, c.tri, c.unit_diagonal, b.data(), expected.data());
+      DeviceArray<double> db(stream_, b), dx(n);
+      DeviceArray<unsigned char> workspace(kernels::solve_workspace_bytes(input.rows));
+      const kernels::SolveWorkspace ws = kernels::make_solve_workspace(workspace.get(), input.rows);
+      for (const int power : {2, 4, 8}) {
+        SCOPED_TRACE(name + " " + c.label() + " pow" + std::to_string(power));
+        const sptrsv::PoweredTriangle want(host, power);
+        const kernels::DevicePoweredTransform got(stream_, {dv.n, dv.upper, dv.rowptr, dv.colind, dv.values},
+                                                  host.rowptr[host.n], power, 8.0, 100.0);
+        ASSERT_EQ(got.factors().size(), want.factors().size());
+        for (std::size_t k = 0; k < want.factors().size(); ++k) EXPECT_EQ(got.factors()[k].nnz, want.factors()[k].nnz());
+        EXPECT_NEAR(got.growth(), want.growth(), 1e-12 * std::max(1.0, want.growth()));
+        // want's pattern holds I - M^K normalised, the unit diagonal in its slot: the device's layout.
+        const kernels::TriangularView w = want.pattern().host_view();
+        ASSERT_EQ(got.powered_nnz(), static_cast<std::int64_t>(w.rowptr[w.n]));
+        const auto nnz = static_cast<std::size_t>(got.powered_nnz());
+        const std::vector<index_t> rowptr = download_device(stream_, got.powered().rowptr, n + 1);
+        const std::vector<index_t> colind = download_device(stream_, got.powered().colind, nnz);
+        const std::vector<double> values = download_device(stream_, got.powered().values, nnz);
+        EXPECT_TRUE(std::equal(rowptr.begin(), rowptr.end(), w.rowptr));
+        EXPECT_TRUE(std::equal(colind.begin(), colind.end(), w.colind));
+        EXPECT_TRUE(close_to(values.data(), std::vector<double>(w.values, w.values + nnz)));
+        const std::string scheme = "pow" + std::to_string(power) + ":clusterlevels";
+        const sptrsv::PreparedScheme prepared(stream_, host, dv, scheme);
+        for (int round = 0; round < 2; ++round) {
+          dx.poison(stream_);
+          prepared.solve(stream_, db.get(), dx.get(), ws);
+          EXPECT_TRUE(close_to(dx.download(stream_).data(), expected)) << scheme << " round " << round;
+        }
+      }
+    }
+  }
+}
+
 TEST_F(SptrsvPoweredCuda, RefusedTransformIsAnError) {
   const Csr& rmat = sptrsv_matrix("anchor_rmat_12_8");
   const sptrsv::TriangularPattern t(rmat, Triangle::Lower, false);
   const kernels::DeviceTriangular matrix(stream_, t.host_view());
   EXPECT_THROW(sptrsv::PreparedScheme(stream_, t.host_view(), matrix.view(), "pow2:cusparse"), InvalidArgument);
+  EXPECT_THROW(sptrsv::PreparedScheme(stream_, t.host_view(), matrix.view(), "pow2:clusterlevels"), InvalidArgument);
   EXPECT_THROW(sptrsv::check_scheme("pow3:cusparse"), InvalidArgument);
   EXPECT_THROW(sptrsv::check_scheme("pow4:pow2:cusparse"), InvalidArgument);
   EXPECT_THROW(sptrsv::check_scheme("pow4:bogus"), InvalidArgument);
