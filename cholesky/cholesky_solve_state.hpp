@@ -13,7 +13,8 @@ namespace hetsparse::cholesky {
 struct SolveState {
   rt::TaskRuntime& rt;
   planners::SolvePlan plan;
-  rt::HandleId ext_rows = 0, perm = 0, loc = 0;  // loc: only when subtrees are solved on the GPU
+  // loc, subtree_entries: only when subtrees are solved on the GPU (plan.subtrees.entries)
+  rt::HandleId ext_rows = 0, perm = 0, loc = 0, subtree_entries = 0;
   int nrhs = 0;
   std::vector<rt::HandleId> x, ext;
   std::vector<double> stage;  // host solves: the right-hand side in the factor's order, GPU groups' rows
@@ -28,6 +29,7 @@ struct SolveState {
       if (ext_rows) rt.unregister(ext_rows);
       if (perm) rt.unregister(perm);
       if (loc) rt.unregister(loc);
+      if (subtree_entries) rt.unregister(subtree_entries);
     } catch (const std::exception&) {
       // the runtime was shut down first: its shutdown unregistered these handles
     }

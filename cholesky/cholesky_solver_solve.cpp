@@ -20,9 +20,6 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// The largest subtree group the GPU solves: one thread block walks it supernode by supernode, which
-// is fine for a leaf subtree and far slower than a CPU for a whole 2D factor (docs/benchmarks.md).
-constexpr index_t kMaxBlockSolveColumns = 65536;
 }  // namespace
 
 SolveState& CholeskySolver::solve_state(int nrhs) {
@@ -39,39 +36,46 @@ SolveState& CholeskySolver::solve_state(int nrhs) {
   }
   SolveState& st = *solve_;
   if (!st.placed) {
-    // Each group's solve tasks where its panels are now: an Any-home group's factorization tasks
-    // went where the scheduler put them, so its solve follows its valid copy (the host's, or the
-    // GPU's); without CUDA workers everything is a CPU group reading the host b directly.
+    // Every group on the GPU when there is one: a solve only reads the panels, so StarPU copies
+    // those the factorization left on the host (leaf subtrees, Any-home groups it ran on CPUs) at
+    // the first solve and keeps them there until the next factorization; the solve then never
+    // crosses PCIe but for the right-hand side. HETSPARSE_GPU_SUBTREES=0 keeps the leaf subtrees
+    // on the CPUs where they were factored. Without CUDA workers everything is a CPU group reading
+    // the host b directly.
     const bool gpu = rt_.cuda_workers() > 0;
-    // Leaf subtrees on the GPU too (HETSPARSE_GPU_SUBTREES=0: on the CPUs where they were
-    // factored): their panels are copied there once, at the first solve, and stay (read only). On
-    // the H100 node 14 CPU workers stream subtree panels at ~0.5 GB/s each (docs/benchmarks.md).
     const char* env = std::getenv("HETSPARSE_GPU_SUBTREES");
     const bool gpu_subtrees = gpu && !(env && std::string(env) == "0");
     if (gpu_subtrees && !st.loc)
       st.loc = rt_.register_vector({const_cast<codelets::PanelLocation*>(layout.loc.data()), layout.loc.size(),
                                     sizeof(codelets::PanelLocation), -1, false});
-    st.any_stage = false;
     for (index_t g = 0; g < layout.num_groups(); ++g) {
       rt::Where w = gpu ? homes_[g] : rt::Where::Cpu;
-      const bool multi = layout.group_begin[g + 1] - layout.group_begin[g] > 1;
-      // Batched on the GPU, or CPU tasks. The GPU kernel walks a group with one thread block, so a
-      // group as big as a whole 2D factor (the planner gives those to the GPU whole) would take
-      // seconds there: such a group is solved on the CPUs (StarPU brings its panels home once).
-      if (layout.subtree[g] && multi)
-        w = gpu_subtrees && st.plan.rows(g) <= kMaxBlockSolveColumns ? rt::Where::Cuda : rt::Where::Cpu;
-      if (w == rt::Where::Any) w = rt_.valid_on_host(reg_->group[g]) ? rt::Where::Cpu : rt::Where::Cuda;
+      if (layout.subtree[g]) w = gpu_subtrees ? rt::Where::Cuda : rt::Where::Cpu;
+      if (w == rt::Where::Any) w = rt::Where::Cuda;
       st.plan.where[g] = w;
-      st.any_stage = st.any_stage || planners::needs_stage(st.plan, g);
     }
+    const std::vector<char> was = st.plan.batched;
+    planners::plan_batched_subtrees(st.plan, sym, layout);
+    if (st.plan.batched != was) st.release_blocks();  // batched groups have no blocks of their own
+    if (st.subtree_entries) rt_.unregister(st.subtree_entries);
+    st.subtree_entries = 0;
+    auto& entries = st.plan.subtrees.entries;
+    if (!entries.empty())
+      st.subtree_entries = rt_.register_vector(
+          {entries.data(), entries.size(), sizeof(kernels::SubtreeSolveEntry), -1, false});
+    st.any_stage = false;
+    for (index_t g = 0; g < layout.num_groups(); ++g) st.any_stage = st.any_stage || planners::needs_stage(st.plan, g);
     st.placed = true;
   }
   if (st.nrhs != nrhs) {
     st.release_blocks();
     const planners::SolvePlan& plan = st.plan;
     for (index_t g = 0; g < layout.num_groups(); ++g) {
-      st.x.push_back(rt_.register_temporary(std::size_t(plan.rows(g)) * nrhs, sizeof(double)));
-      st.ext.push_back(plan.next(g) > 0 ? rt_.register_temporary(std::size_t(plan.next(g)) * nrhs, sizeof(double)) : 0);
+      const bool own = plan.batched.empty() || !plan.batched[g];
+      st.x.push_back(own ? rt_.register_temporary(std::size_t(plan.rows(g)) * nrhs, sizeof(double)) : 0);
+      st.ext.push_back(own && plan.next(g) > 0
+                           ? rt_.register_temporary(std::size_t(plan.next(g)) * nrhs, sizeof(double))
+                           : 0);
     }
     if (rt_.cuda_workers() > 0) {  // some group may read its right-hand side off the host
       st.stage.assign(std::size_t(sym.n) * nrhs, 0.0);
@@ -114,7 +118,8 @@ void CholeskySolver::solve(double* B, int nrhs, int ldb) {
       }
     });
   }
-  const planners::SolveHandles h{&reg_->group, reg_->rows, st.ext_rows, st.x, st.ext, st.stage_handle, st.loc};
+  const planners::SolveHandles h{&reg_->group, reg_->rows,   st.ext_rows, st.x,
+                                 st.ext,        st.stage_handle, st.loc,      st.subtree_entries};
   planners::SolveRhs rhs;
   rhs.nrhs = nrhs;
   rhs.host_b = B;
@@ -132,7 +137,8 @@ void CholeskySolver::submit_solve(rt::HandleId b, rt::HandleId x, int nrhs) {
   require_factor("submit_solve()");
   if (nrhs < 1 || b == 0 || x == 0) throw InvalidArgument("Cholesky submit_solve: need nrhs >= 1 and two handles");
   SolveState& st = solve_state(nrhs);
-  const planners::SolveHandles h{&reg_->group, reg_->rows, st.ext_rows, st.x, st.ext, st.device_stage, st.loc};
+  const planners::SolveHandles h{&reg_->group, reg_->rows,     st.ext_rows, st.x,
+                                 st.ext,        st.device_stage, st.loc,      st.subtree_entries};
   planners::SolveRhs rhs;
   rhs.nrhs = nrhs;
   rhs.device_b = b;

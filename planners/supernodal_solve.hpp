@@ -13,11 +13,28 @@
 #include <cstdint>
 #include <vector>
 
+#include "kernels/supernode/supernode_solve.hpp"
 #include "planners/supernodal_layout.hpp"
 #include "runtime/task_runtime.hpp"
 #include "symbolic/symbolic_factor.hpp"
 
 namespace hetsparse::planners {
+
+// Leaf-subtree groups solved level by level on the stage (kernels::SubtreeSolveSchedule): chunks of
+// at most kSubtreeSolveMaxGroups groups, one task per chunk and direction. Each chunk's supernodes by
+// height in their subtree (0 at the leaves), warp-team then block-team ones per level; segments are
+// offsets into entries, which holds every chunk's.
+struct SubtreeSolveChunk {
+  std::vector<index_t> groups;
+  std::vector<std::int32_t> segments;  // 2 * levels + 1
+};
+struct SubtreeSolvePlan {
+  std::vector<kernels::SubtreeSolveEntry> entries;
+  std::vector<SubtreeSolveChunk> chunks;
+};
+SubtreeSolvePlan plan_subtree_solve(const cholesky::SymbolicFactor& sym, const FactorLayout& layout,
+                                    const std::vector<index_t>& groups,
+                                    int max_groups = kernels::kSubtreeSolveMaxGroups);
 
 struct SolvePlan {
   // Group g has columns [col_begin[g], col_begin[g + 1]) and external rows
@@ -35,6 +52,10 @@ struct SolvePlan {
   std::vector<std::vector<std::int64_t>> links_into;  // per group: indices of its links as target
   std::vector<rt::Where> where;                       // per group: its panels' home
   std::vector<double> up, down;  // per group: solve cost (panel entries) on the longest path to a root / a leaf
+  // Set by plan_batched_subtrees: per group, 1 when it is solved in a batched subtree task, and 1
+  // when it receives from such a group (its forward then starts from the stage, where they send).
+  std::vector<char> batched, from_batched;
+  SubtreeSolvePlan subtrees;
   std::int64_t next(index_t g) const { return ext_begin[g + 1] - ext_begin[g]; }
   std::int32_t rows(index_t g) const { return static_cast<std::int32_t>(col_begin[g + 1] - col_begin[g]); }
 };
@@ -52,10 +73,10 @@ struct SolveHandles {
   rt::HandleId rows, ext_rows;
   std::vector<rt::HandleId> x, ext;
   rt::HandleId stage;
-  // The factor's PanelLocations (layout.loc) as a handle: leaf-subtree groups placed on Cuda are then
-  // solved in batched GPU tasks (one thread block per group) that read their right-hand side from
-  // the stage and, backward, their ancestors' solutions from it. 0: such groups stay on CPUs.
-  rt::HandleId loc = 0;
+  // For batched subtrees (plan_batched_subtrees): the factor's PanelLocations (layout.loc) and the
+  // schedule's entries (plan.subtrees.entries). Their unknowns are the stage's rows: x and ext of a
+  // batched group are not used (may be 0).
+  rt::HandleId loc = 0, subtree_entries = 0;
 };
 
 // Where the right-hand side comes from and the solution goes. Host: b (n x nrhs, ld ldb, the caller's
@@ -70,9 +91,18 @@ struct SolveRhs {
   rt::HandleId device_b = 0, device_x = 0, perm = 0;
 };
 
-// Whether group g's forward task reads the stage in a host solve (it may run off the CPUs). A group
-// of several supernodes placed off the CPUs needs SolveHandles::loc (batched GPU tasks).
-inline bool needs_stage(const SolvePlan& plan, index_t g) { return plan.where[g] != rt::Where::Cpu; }
+// Whether group g's forward task reads the stage in a host solve: it may run off the CPUs, or batched
+// subtrees send to it there.
+inline bool needs_stage(const SolvePlan& plan, index_t g) {
+  return plan.where[g] != rt::Where::Cpu || (!plan.from_batched.empty() && plan.from_batched[g]);
+}
+
+// The groups of several supernodes (leaf subtrees) placed on Cuda are solved level by level in
+// batched tasks (they need SolveHandles::loc and ::subtree_entries, the handle of
+// plan.subtrees.entries): marks them and the groups they send to, and plans their chunks. Call after
+// plan.where is final; max_groups: groups per task.
+void plan_batched_subtrees(SolvePlan& plan, const cholesky::SymbolicFactor& sym, const FactorLayout& layout,
+                           int max_groups = kernels::kSubtreeSolveMaxGroups);
 
 // One step of a sweep direction: a group's own task(s) (swept[g] 0), or a sweep over single-supernode
 // groups on the GPU (swept[g] 1) in one task per kMaxTaskData handles; groups solved elsewhere

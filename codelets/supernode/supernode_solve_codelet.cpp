@@ -6,6 +6,7 @@
 
 #include "codelets/cuda_build.hpp"
 #include "hetsparse/error.hpp"
+#include "kernels/supernode/supernode_solve.hpp"
 
 namespace hetsparse::codelets {
 namespace {
@@ -138,29 +139,22 @@ const rt::Kernel& supernode_solve_subtrees_kernel() {
 }
 
 void insert_solve_subtrees(rt::TaskRuntime& rt, const rt::TaskOptions& opt, bool forward, rt::HandleId rows,
-                           rt::HandleId ext_rows, rt::HandleId loc, rt::HandleId stage, int ldn, int nrhs,
-                           const std::vector<SubtreeSolveGroup>& groups) {
+                           rt::HandleId loc, rt::HandleId stage, rt::HandleId entries, int ldn, int nrhs,
+                           const std::vector<rt::HandleId>& panels, const std::vector<std::int32_t>& segments) {
+  if (panels.empty() || panels.size() > std::size_t(kernels::kSubtreeSolveMaxGroups) ||
+      panels.size() + kSubtreeFirstPanel > rt::kMaxTaskData || segments.size() % 2 != 1)
+    throw InvalidArgument("insert_solve_subtrees: task '" + opt.name + "' has " + std::to_string(panels.size()) +
+                          " groups (1 to " + std::to_string(kernels::kSubtreeSolveMaxGroups) + ") and " +
+                          std::to_string(segments.size()) + " segment bounds (odd)");
   rt::TaskSpec s = rt::make_task(supernode_solve_subtrees_kernel(), opt, 0.0);
   s.data = {{rows, rt::Access::Read},
-            {ext_rows, rt::Access::Read},
             {loc, rt::Access::Read},
-            {stage, forward ? rt::Access::Read : rt::Access::ReadWrite}};
-  std::vector<SubtreeSolveItemArgs> items;
-  for (const SubtreeSolveGroup& g : groups) {
-    SubtreeSolveItemArgs it{g.ext_offset, 0, 0, -1, g.first, g.last, g.c0, g.c1, g.next};
-    it.panels = static_cast<std::int32_t>(s.data.size());
-    s.data.push_back({g.panels, rt::Access::Read});
-    it.x = static_cast<std::int32_t>(s.data.size());
-    s.data.push_back({g.x, forward ? rt::Access::Write : rt::Access::ReadWrite});
-    if (g.next > 0) {
-      it.ext = static_cast<std::int32_t>(s.data.size());
-      s.data.push_back({g.ext, rt::Access::Write});
-    }
-    items.push_back(it);
-  }
-  if (s.data.size() > rt::kMaxTaskData)
-    throw InvalidArgument("insert_solve_subtrees: task '" + opt.name + "' takes more than kMaxTaskData handles");
-  s.set_args(SubtreeSolveHeader{forward, nrhs, ldn, static_cast<std::int32_t>(items.size())}, items);
+            {stage, rt::Access::ReadWrite},
+            {entries, rt::Access::Read}};
+  for (rt::HandleId p : panels) s.data.push_back({p, rt::Access::Read});
+  const SubtreeSolveHeader h{forward, nrhs, ldn, static_cast<std::int32_t>(panels.size()),
+                             static_cast<std::int32_t>(segments.size() / 2), 0};
+  s.set_args(h, segments);
   rt.submit(std::move(s));
 }
 
@@ -228,11 +222,6 @@ SweepBuffers sweep_buffers(bool forward, rt::HandleId rows, rt::HandleId ext_row
 }
 
 }  // namespace
-
-std::size_t solve_sweep_handles(bool forward, rt::HandleId rows, rt::HandleId ext_rows, rt::HandleId stage,
-                                const std::vector<SweepGroup>& groups) {
-  return sweep_buffers(forward, rows, ext_rows, stage, groups, nullptr).data.size();
-}
 
 void insert_solve_sweep(rt::TaskRuntime& rt, const rt::TaskOptions& opt, bool forward, rt::HandleId rows,
                         rt::HandleId ext_rows, rt::HandleId stage, int ldn, int nrhs,

@@ -86,25 +86,20 @@ const rt::Kernel& supernode_solve_permute_kernel();
 const rt::Kernel& supernode_assemble_kernel();
 const rt::Kernel& supernode_solve_subtrees_kernel();
 
-// Leaf-subtree groups solved on the GPU in one task (kernels::supernode_subtrees_{forward,backward}_cuda):
-// per group its panels, unknowns and external block. Forward: x and ext written, the stage read;
-// backward: the stage read (the ancestors' solutions) and written (the groups' own), x read-written.
-struct SubtreeSolveGroup {
-  rt::HandleId panels, x, ext;  // ext 0 when the group has no external rows
-  std::int64_t ext_offset;
-  std::int32_t first, last, c0, c1, next, pad;
+// Leaf-subtree groups solved level by level on the stage in one task
+// (kernels::supernode_subtrees_{forward,backward}_{cpu,cuda}): the unknowns are the stage's rows
+// (the factor's order), forward sends what the groups' rows below owe straight into the stage's rows
+// of their ancestors (the tasks above read it there), backward reads the ancestors' solutions there.
+// Buffers: rows, locations, stage (ReadWrite), the schedule's entries (every chunk's), then each
+// group's panels (an entry's group k is buffer kSubtreeFirstPanel + k). segments: this chunk's
+// 2 * levels + 1 offsets into the entries (kernels::SubtreeSolveSchedule).
+inline constexpr int kSubtreeFirstPanel = 4;
+struct SubtreeSolveHeader {  // followed by 2 * levels + 1 int32 segments
+  std::int32_t forward, nrhs, ldn, groups, levels, pad;
 };
-struct SubtreeSolveHeader {  // followed by `count` SubtreeSolveItemArgs
-  std::int32_t forward, nrhs, ldn, count;
-};
-struct SubtreeSolveItemArgs {
-  std::int64_t ext_offset;
-  std::int32_t panels, x, ext, first, last, c0, c1, next;
-};
-// rows: every row list; ext_rows: every group's external rows; loc: the factor's PanelLocations.
 void insert_solve_subtrees(rt::TaskRuntime& rt, const rt::TaskOptions& opt, bool forward, rt::HandleId rows,
-                           rt::HandleId ext_rows, rt::HandleId loc, rt::HandleId stage, int ldn, int nrhs,
-                           const std::vector<SubtreeSolveGroup>& groups);
+                           rt::HandleId loc, rt::HandleId stage, rt::HandleId entries, int ldn, int nrhs,
+                           const std::vector<rt::HandleId>& panels, const std::vector<std::int32_t>& segments);
 
 // A sweep: single-supernode groups solved one after another in one task (on the GPU: the per-group
 // kernels queued on the task's stream, one task instead of one per group and direction). Groups in
@@ -133,10 +128,6 @@ const rt::Kernel& supernode_solve_sweep_kernel();
 void insert_solve_sweep(rt::TaskRuntime& rt, const rt::TaskOptions& opt, bool forward, rt::HandleId rows,
                         rt::HandleId ext_rows, rt::HandleId stage, int ldn, int nrhs,
                         const std::vector<SweepGroup>& groups);
-// The handles such a sweep task over `groups` takes (for cutting long sweeps into tasks).
-std::size_t solve_sweep_handles(bool forward, rt::HandleId rows, rt::HandleId ext_rows, rt::HandleId stage,
-                                const std::vector<SweepGroup>& groups);
-
 // Forward step of a group on x (its unknowns): init copies its right-hand side in (x Write, else
 // ReadWrite), then the contributions `from` are subtracted, then (solve) the group is solved and its
 // external block `ext` (0 for a root) written. A CUDA task needs a group of one supernode.

@@ -81,24 +81,49 @@ void supernode_group_forward_cpu(const SolveGroup& g, double* x, int ldx, double
 void supernode_group_backward_cpu(const SolveGroup& g, double* x, int ldx, const double* w, int ldw, int nrhs,
                                   double* work);
 
-// Leaf-subtree groups on the GPU, one thread block per group, all of a call's groups in one launch
-// (the CPU kernels above, for the node whose CPUs cannot stream the subtrees' panels fast enough).
-// Device pointers in host-memory items (copied over for the launch). Forward: x (c1 - c0 rows, ld c1 - c0) = the group's rows of
-// stage (the factor's order, ld ldn), then the group solved, ext (next x nrhs) receiving what its
-// rows send outside (overwritten). Backward: ext = the stage's rows ext_rows (the ancestors' solved
-// unknowns, stored there first), the group solved on x, then x written into the stage.
-struct SubtreeSolveItem {
-  const double* values;  // the group's panels (loc[first] at offset 0)
-  double* x;
-  double* ext;
-  const std::int32_t* ext_rows;
-  std::int32_t first, last, c0, c1, next, pad;
+// Leaf subtrees solved level by level, in place on the stage (the right-hand side in the factor's
+// order, n x nrhs, ld ldn): forward, each supernode's unknowns (the stage's rows of its columns) are
+// solved with its diagonal block and what its rows below send is subtracted from the stage's rows
+// there (the later supernodes of its subtree, or the top of the tree above it); backward, its
+// unknowns take off what the stage's rows below send back (already solved) and are solved with the
+// transposed diagonal block. The supernodes of one level are independent (none is an ancestor of
+// another), so a level runs in parallel; forward goes up the levels, backward down. On the GPU the
+// stage's rows below are updated with atomic adds (the forward's summation order is not fixed).
+struct SubtreeSolveEntry {
+  std::int64_t offset;     // the panel's first value within its group's panels
+  std::int32_t supernode;  // index into loc
+  std::int32_t group;      // index into SubtreeSolvePanels::values
 };
-void supernode_subtrees_forward_cuda(cudaStream_t stream, const SubtreeSolveItem* items, int count,
-                                     const PanelLocation* loc, const std::int32_t* rows, const double* stage, int ldn,
+// Groups one call may take: their panel pointers travel as a kernel parameter (under 4 KB).
+inline constexpr int kSubtreeSolveMaxGroups = 240;
+struct SubtreeSolvePanels {
+  const double* values[kSubtreeSolveMaxGroups];
+};
+// Panels of more entries than this are solved by a thread block, smaller ones by one warp.
+inline constexpr std::int64_t kSubtreeSolveWarpEntries = 4096;
+inline bool subtree_solve_block_team(const PanelLocation& l) {
+  return static_cast<std::int64_t>(l.nrows) * l.ncols > kSubtreeSolveWarpEntries;
+}
+// segments: 2 * levels + 1 increasing offsets into entries; level l is segment 2l (one warp per
+// supernode) then segment 2l + 1 (one block per supernode). The CPU ones are the serial reference
+// (supernode_panel_{forward,backward}_cpu per supernode, in the same order); the CUDA ones take
+// device pointers except segments (host), two launches per level at most, asynchronous on stream.
+struct SubtreeSolveSchedule {
+  const SubtreeSolveEntry* entries;
+  const std::int32_t* segments;
+  int levels;
+};
+void supernode_subtrees_forward_cpu(const SubtreeSolvePanels& panels, const SubtreeSolveSchedule& s,
+                                    const PanelLocation* loc, const std::int32_t* rows, double* stage, int ldn,
+                                    int nrhs);
+void supernode_subtrees_backward_cpu(const SubtreeSolvePanels& panels, const SubtreeSolveSchedule& s,
+                                     const PanelLocation* loc, const std::int32_t* rows, double* stage, int ldn,
                                      int nrhs);
-void supernode_subtrees_backward_cuda(cudaStream_t stream, const SubtreeSolveItem* items, int count,
-                                      const PanelLocation* loc, const std::int32_t* rows, double* stage, int ldn,
-                                      int nrhs);
+void supernode_subtrees_forward_cuda(cudaStream_t stream, const SubtreeSolvePanels& panels,
+                                     const SubtreeSolveSchedule& s, const PanelLocation* loc,
+                                     const std::int32_t* rows, double* stage, int ldn, int nrhs);
+void supernode_subtrees_backward_cuda(cudaStream_t stream, const SubtreeSolvePanels& panels,
+                                      const SubtreeSolveSchedule& s, const PanelLocation* loc,
+                                      const std::int32_t* rows, double* stage, int ldn, int nrhs);
 
 }  // namespace hetsparse::kernels

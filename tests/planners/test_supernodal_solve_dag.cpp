@@ -12,6 +12,7 @@
 #include "symbolic/analysis.hpp"
 #include "planners/supernodal_cholesky.hpp"
 #include "codelets/supernode/supernode_solve_codelet.hpp"
+#include "hetsparse/error.hpp"
 #include "planners/supernodal_solve.hpp"
 #include "runtime/recording_runtime.hpp"
 #include "sparse/convert.hpp"
@@ -234,9 +235,10 @@ TEST(SupernodalSolveDag, LongLinkListsBecomeChains) {
   }
 }
 
-// Leaf subtrees placed on Cuda with a locations handle: batched tasks (each subtree group in exactly
-// one forward and one backward task), forward before every other forward task that reads them, the
-// backward after every other group stored its solution into the stage, one collect at the end.
+// Leaf subtrees placed on Cuda and batched (plan_batched_subtrees): each in exactly one forward and
+// one backward subtree task (by its panels), no other task touching its panels or blocks, every
+// forward task that reads the stage after the subtree tasks that wrote their contributions there,
+// the backward after every other group stored its solution into the stage.
 TEST(SupernodalSolveDag, SubtreesOnTheGpuAreBatched) {
   for (const bool device : {false, true}) {
     rt::RecordingRuntime r;
@@ -247,15 +249,16 @@ TEST(SupernodalSolveDag, SubtreesOnTheGpuAreBatched) {
     planners::RegisteredFactor data(r, sym, layout, nullptr, info.data());
     const index_t G = layout.num_groups();
     std::vector<rt::Where> where(G, rt::Where::Cuda);
-    const planners::SolvePlan plan = planners::plan_supernodal_solve(sym, layout, where);
+    planners::SolvePlan plan = planners::plan_supernodal_solve(sym, layout, where);
+    planners::plan_batched_subtrees(plan, sym, layout, 5);  // several chunks
+    ASSERT_GT(plan.subtrees.chunks.size(), 1u);
     planners::SolveHandles h{};
     h.panels = &data.group;
     h.rows = data.rows;
     h.ext_rows = r.register_vector({nullptr, plan.ext_rows.size() + 1, 4, -1, false});
-    h.loc = r.register_vector({nullptr, layout.loc.size(), sizeof(layout.loc[0]), -1, false});
     for (index_t g = 0; g < G; ++g) {
-      h.x.push_back(r.register_temporary(plan.rows(g), 8));
-      h.ext.push_back(plan.next(g) ? r.register_temporary(plan.next(g), 8) : 0);
+      h.x.push_back(plan.batched[g] ? 0 : r.register_temporary(plan.rows(g), 8));
+      h.ext.push_back(!plan.batched[g] && plan.next(g) ? r.register_temporary(plan.next(g), 8) : 0);
     }
     h.stage = r.register_temporary(sym.n, 8);
     planners::SolveRhs rhs;
@@ -268,34 +271,56 @@ TEST(SupernodalSolveDag, SubtreesOnTheGpuAreBatched) {
       rhs.host_b = b.data();
       rhs.ldb = sym.n;
     }
+    // Both schedule handles are needed.
+    EXPECT_THROW(planners::submit_supernodal_solve(r, sym, layout, plan, h, rhs), InvalidArgument);
+    h.loc = r.register_vector({nullptr, layout.loc.size(), sizeof(layout.loc[0]), -1, false});
+    h.subtree_entries = r.register_vector({nullptr, plan.subtrees.entries.size(), 16, -1, false});
     const std::size_t first = r.tasks().size();
     planners::submit_supernodal_solve(r, sym, layout, plan, h, rhs);
-    std::map<rt::HandleId, index_t> group_of_x;
-    for (index_t g = 0; g < G; ++g) group_of_x[h.x[g]] = g;
+    std::map<rt::HandleId, index_t> group_of_panels;
+    for (index_t g = 0; g < G; ++g) group_of_panels[data.group[g]] = g;
     std::map<index_t, int> fwd, bwd;
-    std::size_t last_store = 0, first_batched_bwd = 0, last_fwd = 0;
+    std::size_t last_store = 0, first_batched_bwd = 0, last_fwd = 0, last_batched_fwd = 0;
     int subtrees = 0;
-    for (index_t g = 0; g < G; ++g) subtrees += layout.subtree[g] && layout.group_begin[g + 1] - layout.group_begin[g] > 1;
-    ASSERT_GT(subtrees, 1);
+    for (index_t g = 0; g < G; ++g) subtrees += plan.batched[g];
+    ASSERT_GT(subtrees, 5);
     for (std::size_t i = first; i < r.tasks().size(); ++i) {
       const auto& t = r.tasks()[i];
       if (t.kernel == "sn_solve_subtrees") {
         EXPECT_EQ(t.spec.where, rt::Where::Cuda);
         EXPECT_LE(t.spec.data.size(), rt::kMaxTaskData);
         const bool forward = t.spec.name.find("fwd") != std::string::npos;
+        if (forward) last_batched_fwd = i;
         if (!forward && !first_batched_bwd) first_batched_bwd = i;
-        for (const auto& d : t.spec.data)
-          if (group_of_x.count(d.handle)) ++(forward ? fwd : bwd)[group_of_x.at(d.handle)];
-      } else if (t.kernel == "sn_solve_forward" || t.kernel == "sn_solve_sweep") {
+        for (const auto& d : t.spec.data) {
+          if (d.handle == h.stage) {
+            EXPECT_EQ(d.mode, rt::Access::ReadWrite);
+          }
+          if (group_of_panels.count(d.handle)) {
+            const index_t g = group_of_panels.at(d.handle);
+            EXPECT_TRUE(plan.batched[g]) << g;
+            ++(forward ? fwd : bwd)[g];
+          }
+        }
+        continue;
+      }
+      for (const auto& d : t.spec.data)
+        if (group_of_panels.count(d.handle)) {
+          EXPECT_FALSE(plan.batched[group_of_panels.at(d.handle)]) << t.spec.name;
+        }
+      if (t.kernel == "sn_solve_forward" || t.kernel == "sn_solve_sweep") {
         last_fwd = i;
+        if (reads(t.spec, h.stage) && t.spec.name.find("fwd") != std::string::npos) {
+          EXPECT_GT(i, last_batched_fwd);
+          EXPECT_TRUE(std::binary_search(t.deps.begin(), t.deps.end(), last_batched_fwd)) << t.spec.name;
+        }
       } else if (t.kernel == "sn_solve_store" && t.spec.data[0].handle == h.stage) {
         last_store = i;
       }
     }
     for (index_t g = 0; g < G; ++g) {
-      const bool multi = layout.group_begin[g + 1] - layout.group_begin[g] > 1;
-      EXPECT_EQ(fwd.count(g) ? fwd[g] : 0, multi ? 1 : 0) << g;
-      EXPECT_EQ(bwd.count(g) ? bwd[g] : 0, multi ? 1 : 0) << g;
+      EXPECT_EQ(fwd.count(g) ? fwd[g] : 0, plan.batched[g] ? 1 : 0) << g;
+      EXPECT_EQ(bwd.count(g) ? bwd[g] : 0, plan.batched[g] ? 1 : 0) << g;
     }
     EXPECT_GT(first_batched_bwd, last_store);
     EXPECT_GT(first_batched_bwd, last_fwd);
