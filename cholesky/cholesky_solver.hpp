@@ -83,6 +83,7 @@ class CholeskySolver {
   void release_panels();
   void set_up_layout(const FactorizeOptions& opts);
   SolveState& solve_state(int nrhs);
+  planners::SolvePlanStats submit(const SolveState& st, rt::HandleId stage, const planners::SolveRhs& rhs);
   // Calls fn() with every panel group's up-to-date values in host memory (L_).
   template <class Fn>
   void with_host_panels(Fn&& fn) const;

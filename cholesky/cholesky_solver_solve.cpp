@@ -36,46 +36,42 @@ SolveState& CholeskySolver::solve_state(int nrhs) {
   }
   SolveState& st = *solve_;
   if (!st.placed) {
-    // Every group on the GPU when there is one: a solve only reads the panels, so StarPU copies
-    // those the factorization left on the host (leaf subtrees, Any-home groups it ran on CPUs) at
-    // the first solve and keeps them there until the next factorization; the solve then never
-    // crosses PCIe but for the right-hand side. HETSPARSE_GPU_SUBTREES=0 keeps the leaf subtrees
-    // on the CPUs where they were factored. Without CUDA workers everything is a CPU group reading
-    // the host b directly.
+    // With a GPU the whole solve runs there level by level (planners::plan_level_solve): a solve only
+    // reads the panels, so StarPU copies those the factorization left on the host (leaf subtrees,
+    // Any-home groups it ran on CPUs) at the first solve and keeps them there until the next
+    // factorization; a solve then crosses PCIe only with the right-hand side.
+    // HETSPARSE_GPU_SUBTREES=0 takes the task graph instead: leaf subtrees on the CPUs where they
+    // were factored, each group where its panels are.
     const bool gpu = rt_.cuda_workers() > 0;
     const char* env = std::getenv("HETSPARSE_GPU_SUBTREES");
-    const bool gpu_subtrees = gpu && !(env && std::string(env) == "0");
-    if (gpu_subtrees && !st.loc)
+    const bool levels = gpu && !(env && std::string(env) == "0");
+    if (levels != st.levels) st.release_blocks();
+    st.levels = levels;
+    if (levels && !st.entries) {
+      st.level_plan = planners::plan_level_solve(sym, layout);
       st.loc = rt_.register_vector({const_cast<codelets::PanelLocation*>(layout.loc.data()), layout.loc.size(),
                                     sizeof(codelets::PanelLocation), -1, false});
-    for (index_t g = 0; g < layout.num_groups(); ++g) {
-      rt::Where w = gpu ? homes_[g] : rt::Where::Cpu;
-      if (layout.subtree[g]) w = gpu_subtrees ? rt::Where::Cuda : rt::Where::Cpu;
-      if (w == rt::Where::Any) w = rt::Where::Cuda;
-      st.plan.where[g] = w;
+      auto& e = st.level_plan.entries;
+      st.entries = rt_.register_vector({e.data(), std::max<std::size_t>(1, e.size()), sizeof(e[0]), -1, false});
     }
-    const std::vector<char> was = st.plan.batched;
-    planners::plan_batched_subtrees(st.plan, sym, layout);
-    if (st.plan.batched != was) st.release_blocks();  // batched groups have no blocks of their own
-    if (st.subtree_entries) rt_.unregister(st.subtree_entries);
-    st.subtree_entries = 0;
-    auto& entries = st.plan.subtrees.entries;
-    if (!entries.empty())
-      st.subtree_entries = rt_.register_vector(
-          {entries.data(), entries.size(), sizeof(kernels::SubtreeSolveEntry), -1, false});
-    st.any_stage = false;
-    for (index_t g = 0; g < layout.num_groups(); ++g) st.any_stage = st.any_stage || planners::needs_stage(st.plan, g);
+    st.any_stage = levels;
+    for (index_t g = 0; g < layout.num_groups() && !levels; ++g) {
+      // Each group's tasks where its panels are now: an Any-home group's factorization tasks went
+      // where the scheduler put them, so its solve follows its valid copy.
+      rt::Where w = gpu ? homes_[g] : rt::Where::Cpu;
+      if (layout.group_begin[g + 1] - layout.group_begin[g] > 1) w = rt::Where::Cpu;  // a leaf subtree
+      if (w == rt::Where::Any) w = rt_.valid_on_host(reg_->group[g]) ? rt::Where::Cpu : rt::Where::Cuda;
+      st.plan.where[g] = w;
+      st.any_stage = st.any_stage || planners::needs_stage(st.plan, g);
+    }
     st.placed = true;
   }
   if (st.nrhs != nrhs) {
     st.release_blocks();
     const planners::SolvePlan& plan = st.plan;
-    for (index_t g = 0; g < layout.num_groups(); ++g) {
-      const bool own = plan.batched.empty() || !plan.batched[g];
-      st.x.push_back(own ? rt_.register_temporary(std::size_t(plan.rows(g)) * nrhs, sizeof(double)) : 0);
-      st.ext.push_back(own && plan.next(g) > 0
-                           ? rt_.register_temporary(std::size_t(plan.next(g)) * nrhs, sizeof(double))
-                           : 0);
+    for (index_t g = 0; g < layout.num_groups() && !st.levels; ++g) {
+      st.x.push_back(rt_.register_temporary(std::size_t(plan.rows(g)) * nrhs, sizeof(double)));
+      st.ext.push_back(plan.next(g) > 0 ? rt_.register_temporary(std::size_t(plan.next(g)) * nrhs, sizeof(double)) : 0);
     }
     if (rt_.cuda_workers() > 0) {  // some group may read its right-hand side off the host
       st.stage.assign(std::size_t(sym.n) * nrhs, 0.0);
@@ -96,6 +92,14 @@ bool gpu_sweeps() {
 }
 }  // namespace
 
+planners::SolvePlanStats CholeskySolver::submit(const SolveState& st, rt::HandleId stage, const planners::SolveRhs& rhs) {
+  if (st.levels)
+    return planners::submit_level_solve(rt_, *sym_, st.level_plan, {&reg_->group, reg_->rows, st.loc, st.entries, stage},
+                                        rhs);
+  const planners::SolveHandles h{&reg_->group, reg_->rows, st.ext_rows, st.x, st.ext, stage};
+  return planners::submit_supernodal_solve(rt_, *sym_, *layout_, st.plan, h, rhs, gpu_sweeps());
+}
+
 void CholeskySolver::solve(double* B, int nrhs, int ldb) {
   require_factor("solve()");
   const SymbolicFactor& sym = *sym_;
@@ -106,27 +110,33 @@ void CholeskySolver::solve(double* B, int nrhs, int ldb) {
   solve_times_.setup_s = seconds_since(t);
   t = std::chrono::steady_clock::now();
   const planners::SolvePlan& plan = st.plan;
-  if (st.any_stage) {  // the rows of the groups whose tasks may run on a GPU, in the factor's order
+  if (st.any_stage) {  // the rows the GPU's tasks read (every row for the level solve), in the factor's order
     rt::HostAccess w(rt_, st.stage_handle, rt::Access::Write);
     rt::PausedWorkers paused(rt_);  // a gather over n x nrhs entries: all cores
-    parallel_chunks(static_cast<std::size_t>(layout_->num_groups()), 1, [&](std::size_t g0, std::size_t g1) {
-      for (std::size_t g = g0; g < g1; ++g) {
-        if (!planners::needs_stage(plan, static_cast<index_t>(g))) continue;
-        for (int r = 0; r < nrhs; ++r)
-          for (index_t i = plan.col_begin[g]; i < plan.col_begin[g + 1]; ++i)
-            st.stage[i + std::size_t(r) * sym.n] = B[sym.perm[i] + std::size_t(r) * ldb];
+    auto gather = [&](index_t i0, index_t i1) {
+      for (index_t i = i0; i < i1; ++i) {
+        const double* from = B + sym.perm[i];
+        for (int r = 0; r < nrhs; ++r) st.stage[i + std::size_t(r) * sym.n] = from[std::size_t(r) * ldb];
       }
-    });
+    };
+    if (st.levels) {  // row ranges of equal length
+      parallel_chunks(static_cast<std::size_t>(sym.n), 1 << 16, [&](std::size_t i0, std::size_t i1) {
+        gather(static_cast<index_t>(i0), static_cast<index_t>(i1));
+      });
+    } else {
+      parallel_chunks(static_cast<std::size_t>(layout_->num_groups()), 1, [&](std::size_t g0, std::size_t g1) {
+        for (std::size_t g = g0; g < g1; ++g)
+          if (planners::needs_stage(plan, static_cast<index_t>(g))) gather(plan.col_begin[g], plan.col_begin[g + 1]);
+      });
+    }
   }
-  const planners::SolveHandles h{&reg_->group, reg_->rows,   st.ext_rows, st.x,
-                                 st.ext,        st.stage_handle, st.loc,      st.subtree_entries};
   planners::SolveRhs rhs;
   rhs.nrhs = nrhs;
   rhs.host_b = B;
   rhs.ldb = ldb;
   solve_times_.stage_s = seconds_since(t);
   t = std::chrono::steady_clock::now();
-  solve_stats_ = planners::submit_supernodal_solve(rt_, sym, *layout_, plan, h, rhs, gpu_sweeps());
+  solve_stats_ = submit(st, st.stage_handle, rhs);
   solve_times_.submit_s = seconds_since(t);
   t = std::chrono::steady_clock::now();
   rt_.wait_all();
@@ -137,14 +147,12 @@ void CholeskySolver::submit_solve(rt::HandleId b, rt::HandleId x, int nrhs) {
   require_factor("submit_solve()");
   if (nrhs < 1 || b == 0 || x == 0) throw InvalidArgument("Cholesky submit_solve: need nrhs >= 1 and two handles");
   SolveState& st = solve_state(nrhs);
-  const planners::SolveHandles h{&reg_->group, reg_->rows,     st.ext_rows, st.x,
-                                 st.ext,        st.device_stage, st.loc,      st.subtree_entries};
   planners::SolveRhs rhs;
   rhs.nrhs = nrhs;
   rhs.device_b = b;
   rhs.device_x = x;
   rhs.perm = st.perm;
-  solve_stats_ = planners::submit_supernodal_solve(rt_, *sym_, *layout_, st.plan, h, rhs, gpu_sweeps());
+  solve_stats_ = submit(st, st.device_stage, rhs);
 }
 
 }  // namespace hetsparse::cholesky

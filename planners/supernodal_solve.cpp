@@ -120,42 +120,17 @@ SolvePlanStats submit_supernodal_solve(rt::TaskRuntime& rt, const cholesky::Symb
                                     plan.col_begin[g], plan.col_begin[g + 1], static_cast<std::int32_t>(plan.next(g)),
                                     rhs.nrhs};
   };
-  // A group of several supernodes (a leaf subtree) runs on CPUs group by group, or, batched
-  // (plan_batched_subtrees), with the other such groups level by level on the stage.
+  // A group of several supernodes (a leaf subtree) runs on CPUs (the GPU solves subtrees in the
+  // level-ordered solve, supernodal_solve_levels.cpp).
   auto multi = [&](index_t g) { return layout.group_begin[g + 1] - layout.group_begin[g] > 1; };
-  auto batched = [&](index_t g) { return !plan.batched.empty() && plan.batched[g] != 0; };
-  auto from_batched = [&](index_t g) { return !plan.from_batched.empty() && plan.from_batched[g] != 0; };
-  auto where = [&](index_t g) { return multi(g) && !batched(g) ? rt::Where::Cpu : plan.where[g]; };
-  const bool subtrees = !plan.subtrees.chunks.empty();
-  if (subtrees && (h.loc == 0 || h.subtree_entries == 0))
-    throw InvalidArgument("supernodal solve: batched subtrees need the locations and schedule handles");
-  auto submit_batched = [&](bool forward) {
-    for (const SubtreeSolveChunk& c : plan.subtrees.chunks) {
-      std::vector<rt::HandleId> panels;
-      for (index_t g : c.groups) panels.push_back((*h.panels)[g]);
-      const rt::TaskOptions o{task_name(forward ? "solve_subtrees_fwd_" : "solve_subtrees_bwd_", c.groups.front(), 0, 1),
-                              forward ? hi : lo, rt::Where::Cuda};
-      codelets::insert_solve_subtrees(rt, o, forward, h.rows, h.loc, h.stage, h.subtree_entries, sym.n, rhs.nrhs,
-                                      panels, c.segments);
-      count(rt::Where::Cuda);
-    }
-  };
-  // What a group's forward subtracts: the external blocks of its sources, except batched ones (they
-  // subtracted theirs from the stage, which the group starts from).
-  auto sources = [&](index_t g) {
-    std::vector<std::int64_t> out;
-    for (std::int64_t l : plan.links_into[g])
-      if (!batched(plan.links[l].source)) out.push_back(l);
-    return out;
-  };
-  submit_batched(true);  // leaves first: the groups above start from the stage they sent to
+  auto where = [&](index_t g) { return multi(g) ? rt::Where::Cpu : plan.where[g]; };
   // Single-supernode groups on the GPU: swept together (one task for many groups) where possible.
   std::vector<char> swept(G, 0);
   for (index_t g = 0; g < G; ++g) {
     // A group reading more groups than one task takes keeps its own chain of tasks.
-    const std::size_t reads = std::max(sources(g).size(), std::size_t(plan.links_from[g + 1] - plan.links_from[g]));
+    const std::size_t reads = std::max(plan.links_into[g].size(), std::size_t(plan.links_from[g + 1] - plan.links_from[g]));
     const bool fits = reads + 8 <= rt::kMaxTaskData;
-    swept[g] = batched(g) ? 2 : gpu_sweeps && fits && !multi(g) && where(g) == rt::Where::Cuda ? 1 : 0;
+    swept[g] = gpu_sweeps && fits && !multi(g) && where(g) == rt::Where::Cuda ? 1 : 0;
     st.swept_groups += swept[g] == 1;
   }
   auto link_from = [&](const SolvePlan::Link& k) {
@@ -196,7 +171,7 @@ SolvePlanStats submit_supernodal_solve(rt::TaskRuntime& rt, const cholesky::Symb
     for (index_t g : groups) {
       codelets::SweepGroup sg{args(g), (*h.panels)[g], h.x[g], h.ext[g], {}};
       if (forward) {
-        for (std::int64_t l : sources(g)) sg.links.push_back(link_from(plan.links[l]));
+        for (std::int64_t l : plan.links_into[g]) sg.links.push_back(link_from(plan.links[l]));
       } else {
         for (std::int64_t l = plan.links_from[g]; l < plan.links_from[g + 1]; ++l)
           sg.links.push_back(link_to(plan.links[l]));
@@ -227,9 +202,9 @@ SolvePlanStats submit_supernodal_solve(rt::TaskRuntime& rt, const cholesky::Symb
     const codelets::SolveFactorData f{(*h.panels)[g], h.rows, h.ext_rows};
     const rt::Where w = where(g);
     codelets::SolveInput in{h.stage, sym.n};
-    if (host && w == rt::Where::Cpu && !from_batched(g)) in = {0, sym.n, rhs.host_b, rhs.ldb, sym.perm.data()};
+    if (host && w == rt::Where::Cpu) in = {0, sym.n, rhs.host_b, rhs.ldb, sym.perm.data()};
     std::vector<codelets::SolveLink> from;
-    for (std::int64_t l : sources(g)) from.push_back(link_from(plan.links[l]));
+    for (std::int64_t l : plan.links_into[g]) from.push_back(link_from(plan.links[l]));
     const auto parts = chunks(from, 6);  // unknowns, panels, rows, external rows, own external block, stage
     for (std::size_t c = 0; c < parts.size(); ++c) {
       const rt::TaskOptions o{task_name("solve_fwd_", g, c, parts.size()), priority(plan.up[g], top_up), w};
@@ -268,37 +243,6 @@ SolvePlanStats submit_supernodal_solve(rt::TaskRuntime& rt, const cholesky::Symb
       count(w);
     }
   };
-  if (subtrees) {
-    // Batched subtrees read their ancestors' solutions from the stage: every other group stores its
-    // block there first (where it ran); the subtrees then write theirs, and the stage is the solution
-    // in the factor's order.
-    std::vector<index_t> on_cpu, on_cuda, on_any;
-    for (index_t g = 0; g < G; ++g) {
-      if (batched(g)) continue;
-      const rt::Where w = where(g);
-      (w == rt::Where::Cpu ? on_cpu : w == rt::Where::Cuda ? on_cuda : on_any).push_back(g);
-    }
-    store(on_cuda, h.stage, 0, rt::Where::Cuda, "solve_stage_store_");
-    store(on_any, h.stage, 0, rt::Where::Any, "solve_stage_store_");
-    store(on_cpu, h.stage, 0, rt::Where::Cpu, "solve_stage_store_");
-    submit_batched(false);
-    if (!host) {
-      codelets::insert_solve_store(rt, {"solve_store_stage", lo, rt::Where::Any}, {{h.stage, 0, sym.n, 0, sym.n}},
-                                   rhs.device_x, sym.n, rhs.perm, rhs.nrhs);
-      count(rt::Where::Any);
-    } else {  // the caller's b from the stage: row ranges on several CPU workers (a gather through perm)
-      const index_t parts = std::max(1, std::min(rt.cpu_workers(), 16));
-      for (index_t k = 0; k < parts; ++k) {
-        const index_t c0 = static_cast<index_t>(std::int64_t(sym.n) * k / parts);
-        const index_t c1 = static_cast<index_t>(std::int64_t(sym.n) * (k + 1) / parts);
-        if (c1 == c0) continue;
-        codelets::insert_solve_collect(rt, {task_name("solve_collect_stage_", k, 0, 1), lo, rt::Where::Cpu},
-                                       {{h.stage, c0, c1, c0, sym.n}}, rhs.host_b, rhs.ldb, sym.perm.data(), rhs.nrhs);
-        count(rt::Where::Cpu);
-      }
-    }
-    return st;
-  }
   if (!host) {
     std::vector<index_t> all(static_cast<std::size_t>(G));
     for (index_t g = 0; g < G; ++g) all[g] = g;

@@ -1,7 +1,9 @@
-// The supernodal solve A X = B (L Y = P B, then L^T Z = Y, X = P^T Z) as a task graph over the groups
-// of a FactorLayout, on the devices where the factorization left the panels: leaf subtrees and
-// small targets on CPU workers, GPU-home targets on the GPU (no copy of L per solve), Any-home ones
-// where the scheduler finds their panels.
+// The supernodal solve A X = B (L Y = P B, then L^T Z = Y, X = P^T Z), two ways. With a GPU, the
+// level-ordered solve (plan_level_solve / submit_level_solve): every supernode level by level in
+// place on one stage vector, a few tasks per direction. Otherwise (and for comparison) a task graph
+// over the groups of a FactorLayout, on the devices where the factorization left the panels: leaf
+// subtrees and small targets on CPU workers, GPU-home targets on the GPU, Any-home ones where the
+// scheduler finds their panels.
 //
 // The unknowns are cut into blocks following the groups' columns. Forward: a group's task takes its
 // right-hand side, subtracts the contributions of its descendant groups (each one's external block:
@@ -20,22 +22,6 @@
 
 namespace hetsparse::planners {
 
-// Leaf-subtree groups solved level by level on the stage (kernels::SubtreeSolveSchedule): chunks of
-// at most kSubtreeSolveMaxGroups groups, one task per chunk and direction. Each chunk's supernodes by
-// height in their subtree (0 at the leaves), warp-team then block-team ones per level; segments are
-// offsets into entries, which holds every chunk's.
-struct SubtreeSolveChunk {
-  std::vector<index_t> groups;
-  std::vector<std::int32_t> segments;  // 2 * levels + 1
-};
-struct SubtreeSolvePlan {
-  std::vector<kernels::SubtreeSolveEntry> entries;
-  std::vector<SubtreeSolveChunk> chunks;
-};
-SubtreeSolvePlan plan_subtree_solve(const cholesky::SymbolicFactor& sym, const FactorLayout& layout,
-                                    const std::vector<index_t>& groups,
-                                    int max_groups = kernels::kSubtreeSolveMaxGroups);
-
 struct SolvePlan {
   // Group g has columns [col_begin[g], col_begin[g + 1]) and external rows
   // ext_rows[ext_begin[g] .. ext_begin[g + 1]) (sorted: its panels' rows past its columns).
@@ -52,10 +38,6 @@ struct SolvePlan {
   std::vector<std::vector<std::int64_t>> links_into;  // per group: indices of its links as target
   std::vector<rt::Where> where;                       // per group: its panels' home
   std::vector<double> up, down;  // per group: solve cost (panel entries) on the longest path to a root / a leaf
-  // Set by plan_batched_subtrees: per group, 1 when it is solved in a batched subtree task, and 1
-  // when it receives from such a group (its forward then starts from the stage, where they send).
-  std::vector<char> batched, from_batched;
-  SubtreeSolvePlan subtrees;
   std::int64_t next(index_t g) const { return ext_begin[g + 1] - ext_begin[g]; }
   std::int32_t rows(index_t g) const { return static_cast<std::int32_t>(col_begin[g + 1] - col_begin[g]); }
 };
@@ -73,10 +55,6 @@ struct SolveHandles {
   rt::HandleId rows, ext_rows;
   std::vector<rt::HandleId> x, ext;
   rt::HandleId stage;
-  // For batched subtrees (plan_batched_subtrees): the factor's PanelLocations (layout.loc) and the
-  // schedule's entries (plan.subtrees.entries). Their unknowns are the stage's rows: x and ext of a
-  // batched group are not used (may be 0).
-  rt::HandleId loc = 0, subtree_entries = 0;
 };
 
 // Where the right-hand side comes from and the solution goes. Host: b (n x nrhs, ld ldb, the caller's
@@ -91,22 +69,12 @@ struct SolveRhs {
   rt::HandleId device_b = 0, device_x = 0, perm = 0;
 };
 
-// Whether group g's forward task reads the stage in a host solve: it may run off the CPUs, or batched
-// subtrees send to it there.
-inline bool needs_stage(const SolvePlan& plan, index_t g) {
-  return plan.where[g] != rt::Where::Cpu || (!plan.from_batched.empty() && plan.from_batched[g]);
-}
-
-// The groups of several supernodes (leaf subtrees) placed on Cuda are solved level by level in
-// batched tasks (they need SolveHandles::loc and ::subtree_entries, the handle of
-// plan.subtrees.entries): marks them and the groups they send to, and plans their chunks. Call after
-// plan.where is final; max_groups: groups per task.
-void plan_batched_subtrees(SolvePlan& plan, const cholesky::SymbolicFactor& sym, const FactorLayout& layout,
-                           int max_groups = kernels::kSubtreeSolveMaxGroups);
+// Whether group g's forward task reads the stage in a host solve (it may run off the CPUs).
+inline bool needs_stage(const SolvePlan& plan, index_t g) { return plan.where[g] != rt::Where::Cpu; }
 
 // One step of a sweep direction: a group's own task(s) (swept[g] 0), or a sweep over single-supernode
 // groups on the GPU (swept[g] 1) in one task per kMaxTaskData handles; groups solved elsewhere
-// (swept[g] 2, the batched subtrees) have no step. Groups in the order they are solved; without
+// (swept[g] 2) have no step. Groups in the order they are solved; without
 // swept groups the plain order (postorder forward, its reverse backward).
 struct SolveStep {
   bool sweep;
@@ -122,5 +90,43 @@ struct SolvePlanStats {
 SolvePlanStats submit_supernodal_solve(rt::TaskRuntime& rt, const cholesky::SymbolicFactor& sym,
                                        const FactorLayout& layout, const SolvePlan& plan, const SolveHandles& h,
                                        const SolveRhs& rhs, bool gpu_sweeps = true);
+
+// The level-ordered solve. Supernodes are split into classes for the GPU kernels
+// (kernels::LevelSolveSchedule): a warp solves a panel of at most warp_max_entries entries whole; a
+// thread block the diagonal block of a larger one, cuBLAS one of wide_min_cols columns or more; the
+// rows below of both go in tiles.
+struct LevelSolveOptions {
+  int max_groups = kernels::kLevelSolveMaxGroups;  // groups (panel handles) per task
+  std::int64_t warp_max_entries = 4096;
+  int wide_min_cols = 1024;
+};
+// One task per direction: its groups (entry group k is groups[k]) and their levels.
+struct LevelSolveChunk {
+  std::vector<index_t> groups;
+  std::vector<std::int32_t> segments;  // 3 * levels + 1 offsets into LevelSolvePlan::entries
+  std::vector<std::int32_t> tiles;     // per level
+  std::vector<kernels::LevelSolveWide> wide;
+};
+// Chunks in forward order (backward: reversed). The leaf subtrees (layout.subtree) come first, in
+// chunks of nearly equal numbers of groups, a supernode's level its height in its subtree; then the
+// groups above, a supernode's level its height among them, in consecutive chunks.
+struct LevelSolvePlan {
+  std::vector<kernels::LevelSolveEntry> entries;
+  std::vector<LevelSolveChunk> chunks;
+};
+LevelSolvePlan plan_level_solve(const cholesky::SymbolicFactor& sym, const FactorLayout& layout,
+                                const LevelSolveOptions& options = {});
+
+// Its handles: the factor's panels per group and row lists (RegisteredFactor), its PanelLocations
+// (layout.loc), the plan's entries, and the stage (n x nrhs, ld n, the factor's order).
+struct LevelSolveHandles {
+  const std::vector<rt::HandleId>* panels;
+  rt::HandleId rows, loc, entries, stage;
+};
+// Host rhs: the caller filled the stage with b in the factor's order; collect tasks on CPU workers
+// write the solution into b. Device rhs: a permute task fills the stage, a store task writes x.
+// Every level task reads and writes the stage: they run one after another.
+SolvePlanStats submit_level_solve(rt::TaskRuntime& rt, const cholesky::SymbolicFactor& sym, const LevelSolvePlan& plan,
+                                  const LevelSolveHandles& h, const SolveRhs& rhs);
 
 }  // namespace hetsparse::planners

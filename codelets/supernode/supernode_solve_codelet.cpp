@@ -2,6 +2,7 @@
 // the glue is supernode_solve_starpu.cpp).
 #include "codelets/supernode/supernode_solve_codelet.hpp"
 
+#include <cstring>
 #include <map>
 
 #include "codelets/cuda_build.hpp"
@@ -133,29 +134,56 @@ void insert_solve_permute(rt::TaskRuntime& rt, const rt::TaskOptions& opt, rt::H
   rt.submit(std::move(s));
 }
 
-const rt::Kernel& supernode_solve_subtrees_kernel() {
-  static const rt::Kernel k{"sn_solve_subtrees", kCpuAndCuda};
+const rt::Kernel& supernode_solve_levels_kernel() {
+  static const rt::Kernel k{"sn_solve_levels", kCpuAndCuda};
   return k;
 }
 
-void insert_solve_subtrees(rt::TaskRuntime& rt, const rt::TaskOptions& opt, bool forward, rt::HandleId rows,
-                           rt::HandleId loc, rt::HandleId stage, rt::HandleId entries, int ldn, int nrhs,
-                           const std::vector<rt::HandleId>& panels, const std::vector<std::int32_t>& segments) {
-  if (panels.empty() || panels.size() > std::size_t(kernels::kSubtreeSolveMaxGroups) ||
-      panels.size() + kSubtreeFirstPanel > rt::kMaxTaskData || segments.size() % 2 != 1)
-    throw InvalidArgument("insert_solve_subtrees: task '" + opt.name + "' has " + std::to_string(panels.size()) +
-                          " groups (1 to " + std::to_string(kernels::kSubtreeSolveMaxGroups) + ") and " +
-                          std::to_string(segments.size()) + " segment bounds (odd)");
-  rt::TaskSpec s = rt::make_task(supernode_solve_subtrees_kernel(), opt, 0.0);
-  s.data = {{rows, rt::Access::Read},
-            {loc, rt::Access::Read},
-            {stage, rt::Access::ReadWrite},
-            {entries, rt::Access::Read}};
+namespace {
+template <class T>
+void append(std::vector<unsigned char>& out, const T* items, std::size_t count) {
+  const std::size_t at = out.size();
+  out.resize(at + count * sizeof(T));
+  if (count) std::memcpy(out.data() + at, items, count * sizeof(T));
+}
+template <class T>
+const unsigned char* take(const unsigned char* in, std::vector<T>& items, std::size_t count) {
+  items.resize(count);
+  if (count) std::memcpy(items.data(), in, count * sizeof(T));
+  return in + count * sizeof(T);
+}
+}  // namespace
+
+void insert_solve_levels(rt::TaskRuntime& rt, const rt::TaskOptions& opt, bool forward, rt::HandleId rows,
+                         rt::HandleId loc, rt::HandleId stage, rt::HandleId entries, int ldn, int nrhs,
+                         const std::vector<rt::HandleId>& panels, const LevelSolveLevels& levels) {
+  const std::size_t L = levels.tiles.size();
+  if (panels.empty() || panels.size() > std::size_t(kernels::kLevelSolveMaxGroups) ||
+      panels.size() + kLevelFirstPanel > rt::kMaxTaskData || levels.segments.size() != 3 * L + 1)
+    throw InvalidArgument("insert_solve_levels: task '" + opt.name + "' has " + std::to_string(panels.size()) +
+                          " groups (1 to " + std::to_string(kernels::kLevelSolveMaxGroups) + "), " +
+                          std::to_string(levels.segments.size()) + " segment bounds for " + std::to_string(L) +
+                          " levels (3 per level and one)");
+  rt::TaskSpec s = rt::make_task(supernode_solve_levels_kernel(), opt, 0.0);
+  s.data = {{rows, rt::Access::Read}, {loc, rt::Access::Read}, {stage, rt::Access::ReadWrite}, {entries, rt::Access::Read}};
   for (rt::HandleId p : panels) s.data.push_back({p, rt::Access::Read});
-  const SubtreeSolveHeader h{forward, nrhs, ldn, static_cast<std::int32_t>(panels.size()),
-                             static_cast<std::int32_t>(segments.size() / 2), 0};
-  s.set_args(h, segments);
+  const LevelSolveHeader h{forward, nrhs, ldn, static_cast<std::int32_t>(panels.size()), static_cast<std::int32_t>(L),
+                           static_cast<std::int32_t>(levels.wide.size())};
+  append(s.args, &h, 1);  // 24 bytes: the wide items (8-byte fields) stay aligned
+  append(s.args, levels.wide.data(), levels.wide.size());
+  append(s.args, levels.segments.data(), levels.segments.size());
+  append(s.args, levels.tiles.data(), levels.tiles.size());
   rt.submit(std::move(s));
+}
+
+LevelSolveHeader solve_levels_args(const void* cl_arg, LevelSolveLevels& levels) {
+  LevelSolveHeader h;
+  const auto* in = static_cast<const unsigned char*>(cl_arg);
+  std::memcpy(&h, in, sizeof(h));
+  in = take(in + sizeof(h), levels.wide, static_cast<std::size_t>(h.wide));
+  in = take(in, levels.segments, 3 * static_cast<std::size_t>(h.levels) + 1);
+  take(in, levels.tiles, static_cast<std::size_t>(h.levels));
+  return h;
 }
 
 const rt::Kernel& supernode_solve_sweep_kernel() {

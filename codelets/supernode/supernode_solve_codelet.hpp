@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "codelets/supernode/supernode_codelet.hpp"
+#include "kernels/supernode/supernode_solve.hpp"
 
 namespace hetsparse::codelets {
 
@@ -84,22 +85,28 @@ const rt::Kernel& supernode_solve_collect_kernel();
 const rt::Kernel& supernode_solve_store_kernel();
 const rt::Kernel& supernode_solve_permute_kernel();
 const rt::Kernel& supernode_assemble_kernel();
-const rt::Kernel& supernode_solve_subtrees_kernel();
+const rt::Kernel& supernode_solve_levels_kernel();
 
-// Leaf-subtree groups solved level by level on the stage in one task
-// (kernels::supernode_subtrees_{forward,backward}_{cpu,cuda}): the unknowns are the stage's rows
-// (the factor's order), forward sends what the groups' rows below owe straight into the stage's rows
-// of their ancestors (the tasks above read it there), backward reads the ancestors' solutions there.
-// Buffers: rows, locations, stage (ReadWrite), the schedule's entries (every chunk's), then each
-// group's panels (an entry's group k is buffer kSubtreeFirstPanel + k). segments: this chunk's
-// 2 * levels + 1 offsets into the entries (kernels::SubtreeSolveSchedule).
-inline constexpr int kSubtreeFirstPanel = 4;
-struct SubtreeSolveHeader {  // followed by 2 * levels + 1 int32 segments
-  std::int32_t forward, nrhs, ldn, groups, levels, pad;
+// Supernodes solved level by level on the stage in one task (kernels::supernode_levels_{forward,
+// backward}_{cpu,cuda}, the GPU path of the supernodal solve): the unknowns are the stage's rows (the
+// factor's order); forward, the rows below send straight into the stage's rows of the ancestors;
+// backward, they read the ancestors' solutions there. Buffers: rows, locations, stage (ReadWrite),
+// the schedule's entries, then each group's panels (an entry's group k is buffer kLevelFirstPanel +
+// k). The levels: kernels::LevelSolveSchedule's segments, tiles and wide list for this task.
+inline constexpr int kLevelFirstPanel = 4;
+struct LevelSolveLevels {
+  std::vector<std::int32_t> segments;  // 3 * levels + 1
+  std::vector<std::int32_t> tiles;     // levels
+  std::vector<kernels::LevelSolveWide> wide;
 };
-void insert_solve_subtrees(rt::TaskRuntime& rt, const rt::TaskOptions& opt, bool forward, rt::HandleId rows,
-                           rt::HandleId loc, rt::HandleId stage, rt::HandleId entries, int ldn, int nrhs,
-                           const std::vector<rt::HandleId>& panels, const std::vector<std::int32_t>& segments);
+struct LevelSolveHeader {  // then `wide` LevelSolveWide, 3 * levels + 1 segments, levels tiles
+  std::int32_t forward, nrhs, ldn, groups, levels, wide;
+};
+void insert_solve_levels(rt::TaskRuntime& rt, const rt::TaskOptions& opt, bool forward, rt::HandleId rows,
+                         rt::HandleId loc, rt::HandleId stage, rt::HandleId entries, int ldn, int nrhs,
+                         const std::vector<rt::HandleId>& panels, const LevelSolveLevels& levels);
+// The levels back from a task's arguments (the glue's half of insert_solve_levels).
+LevelSolveHeader solve_levels_args(const void* cl_arg, LevelSolveLevels& levels);
 
 // A sweep: single-supernode groups solved one after another in one task (on the GPU: the per-group
 // kernels queued on the task's stream, one task instead of one per group and direction). Groups in

@@ -193,45 +193,45 @@ struct AssembleTasks {
   }
 };
 
-// The chunk's panels, schedule and arrays from the task's buffers (pointers of the worker's memory).
-struct SubtreeCall {
-  kernels::SubtreeSolvePanels panels{};
-  kernels::SubtreeSolveSchedule schedule{};
-  std::vector<std::int32_t> segments;
+// A level task's panels and schedule from its buffers (pointers of the worker's memory) and arguments.
+struct LevelCall {
+  LevelSolveLevels levels;
+  LevelSolveHeader h;
+  kernels::LevelSolvePanels panels{};
+  kernels::LevelSolveSchedule schedule{};
   const kernels::PanelLocation* loc;
   const std::int32_t* rows;
   double* stage;
-  SubtreeSolveHeader h;
-  SubtreeCall(void* b[], const void* cl_arg)
-      : segments(rt::task_items<SubtreeSolveHeader, std::int32_t>(
-            cl_arg, 2 * static_cast<std::size_t>(rt::task_args<SubtreeSolveHeader>(cl_arg).levels) + 1)),
+  LevelCall(void* b[], const void* cl_arg)
+      : h(solve_levels_args(cl_arg, levels)),
         loc(rt::vector_ptr<const kernels::PanelLocation>(b[1])),
         rows(rt::vector_ptr<const std::int32_t>(b[0])),
-        stage(rt::vector_ptr<double>(b[2])),
-        h(rt::task_args<SubtreeSolveHeader>(cl_arg)) {
-    for (int k = 0; k < h.groups; ++k) panels.values[k] = rt::vector_ptr<const double>(b[kSubtreeFirstPanel + k]);
-    schedule = {rt::vector_ptr<const kernels::SubtreeSolveEntry>(b[3]), segments.data(), h.levels};
+        stage(rt::vector_ptr<double>(b[2])) {
+    for (int k = 0; k < h.groups; ++k) panels.values[k] = rt::vector_ptr<const double>(b[kLevelFirstPanel + k]);
+    schedule = {rt::vector_ptr<const kernels::LevelSolveEntry>(b[3]), levels.segments.data(), levels.tiles.data(),
+                levels.wide.data(), h.levels};
   }
 };
 
-struct SubtreeTasks {
+struct LevelTasks {
   static void cpu(void* b[], void* cl_arg) {
-    const SubtreeCall c(b, cl_arg);
+    const LevelCall c(b, cl_arg);
     if (c.h.forward) {
-      kernels::supernode_subtrees_forward_cpu(c.panels, c.schedule, c.loc, c.rows, c.stage, c.h.ldn, c.h.nrhs);
+      kernels::supernode_levels_forward_cpu(c.panels, c.schedule, c.loc, c.rows, c.stage, c.h.ldn, c.h.nrhs);
     } else {
-      kernels::supernode_subtrees_backward_cpu(c.panels, c.schedule, c.loc, c.rows, c.stage, c.h.ldn, c.h.nrhs);
+      kernels::supernode_levels_backward_cpu(c.panels, c.schedule, c.loc, c.rows, c.stage, c.h.ldn, c.h.nrhs);
     }
   }
   static void cuda(void* b[], void* cl_arg) {
-    const SubtreeCall c(b, cl_arg);
+    const LevelCall c(b, cl_arg);
     cudaStream_t stream = rt::cuda::local_stream();
+    cublasHandle_t handle = rt::cuda::local_cublas();
     if (c.h.forward) {
-      kernels::supernode_subtrees_forward_cuda(stream, c.panels, c.schedule, c.loc, c.rows, c.stage, c.h.ldn,
-                                               c.h.nrhs);
+      kernels::supernode_levels_forward_cuda(handle, stream, c.panels, c.schedule, c.loc, c.rows, c.stage, c.h.ldn,
+                                             c.h.nrhs);
     } else {
-      kernels::supernode_subtrees_backward_cuda(stream, c.panels, c.schedule, c.loc, c.rows, c.stage, c.h.ldn,
-                                                c.h.nrhs);
+      kernels::supernode_levels_backward_cuda(handle, stream, c.panels, c.schedule, c.loc, c.rows, c.stage, c.h.ldn,
+                                              c.h.nrhs);
     }
   }
 };
@@ -311,7 +311,7 @@ struct SweepTasks {
 }  // namespace
 
 void bind_supernode_solve(rt::StarpuBindings& b) {
-  b.bind<SubtreeTasks>(supernode_solve_subtrees_kernel());
+  b.bind<LevelTasks>(supernode_solve_levels_kernel());
   b.bind<SweepTasks>(supernode_solve_sweep_kernel());
   b.bind<ForwardTasks>(supernode_solve_forward_kernel());
   b.bind<BackwardTasks>(supernode_solve_backward_kernel());

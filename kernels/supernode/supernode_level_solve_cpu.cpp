@@ -1,6 +1,6 @@
-// The level-ordered leaf-subtree solve on the stage (supernode_solve.hpp), serially: the reference of
-// the CUDA kernels and the CPU half of their task. Each supernode goes through the panel kernels on
-// its own rows of the stage, the rows below through a compact work block.
+// The level-ordered solve on the stage (supernode_solve.hpp), serially: the reference of the CUDA
+// kernels and the CPU half of their task. Each supernode goes through the panel kernels on its own
+// rows of the stage, the rows below through a compact work block; the classes do not matter here.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -11,21 +11,21 @@
 namespace hetsparse::kernels {
 namespace {
 
-void check(const char* routine, const SubtreeSolvePanels& panels, const SubtreeSolveSchedule& s,
+void check(const char* routine, const LevelSolvePanels& panels, const LevelSolveSchedule& s,
            const PanelLocation* loc, const std::int32_t* rows, const double* stage, int ldn, int nrhs) {
   if (s.levels < 0 || nrhs < 0 || ldn < 0)
     throw InvalidArgument(std::string(routine) + ": levels = " + std::to_string(s.levels) + ", nrhs = " +
                           std::to_string(nrhs) + ", ldn = " + std::to_string(ldn));
   if (s.levels == 0 || nrhs == 0) return;
   if (!s.segments || !loc || !rows || !stage) throw InvalidArgument(std::string(routine) + ": a null array");
-  for (int k = 0; k < 2 * s.levels; ++k)
+  for (int k = 0; k < 3 * s.levels; ++k)
     if (s.segments[k + 1] < s.segments[k] || s.segments[0] < 0)
       throw InvalidArgument(std::string(routine) + ": segment " + std::to_string(k) + " ends before it starts");
-  if (s.segments[2 * s.levels] > s.segments[0] && !s.entries)
+  if (s.segments[3 * s.levels] > s.segments[0] && !s.entries)
     throw InvalidArgument(std::string(routine) + ": entries are null");
-  for (std::int32_t e = s.segments[0]; e < s.segments[2 * s.levels]; ++e) {
-    const SubtreeSolveEntry& it = s.entries[e];
-    if (it.group < 0 || it.group >= kSubtreeSolveMaxGroups || !panels.values[it.group] || it.supernode < 0 ||
+  for (std::int32_t e = s.segments[0]; e < s.segments[3 * s.levels]; ++e) {
+    const LevelSolveEntry& it = s.entries[e];
+    if (it.group < 0 || it.group >= kLevelSolveMaxGroups || !panels.values[it.group] || it.supernode < 0 ||
         it.offset < 0)
       throw InvalidArgument(std::string(routine) + ": entry " + std::to_string(e) + " (supernode " +
                             std::to_string(it.supernode) + ", group " + std::to_string(it.group) +
@@ -39,7 +39,7 @@ void check(const char* routine, const SubtreeSolvePanels& panels, const SubtreeS
   }
 }
 
-ConstPanelRef panel(const SubtreeSolvePanels& panels, const SubtreeSolveEntry& it, const PanelLocation* loc,
+ConstPanelRef panel(const LevelSolvePanels& panels, const LevelSolveEntry& it, const PanelLocation* loc,
                     const std::int32_t* rows) {
   const PanelLocation& l = loc[it.supernode];
   return {panels.values[it.group] + it.offset, rows + l.row_begin, l.nrows, l.ncols, l.first_col};
@@ -57,14 +57,14 @@ void check_rows(const char* routine, const ConstPanelRef& p, int ldn) {
 
 }  // namespace
 
-void supernode_subtrees_forward_cpu(const SubtreeSolvePanels& panels, const SubtreeSolveSchedule& s,
+void supernode_levels_forward_cpu(const LevelSolvePanels& panels, const LevelSolveSchedule& s,
                                     const PanelLocation* loc, const std::int32_t* rows, double* stage, int ldn,
                                     int nrhs) {
-  constexpr const char* routine = "supernode_subtrees_forward_cpu";
+  constexpr const char* routine = "supernode_levels_forward_cpu";
   check(routine, panels, s, loc, rows, stage, ldn, nrhs);
   if (s.levels == 0 || nrhs == 0) return;
   std::vector<double> below;
-  for (std::int32_t e = s.segments[0]; e < s.segments[2 * s.levels]; ++e) {
+  for (std::int32_t e = s.segments[0]; e < s.segments[3 * s.levels]; ++e) {
     const ConstPanelRef p = panel(panels, s.entries[e], loc, rows);
     check_rows(routine, p, ldn);
     const int m = p.nrows - p.ncols;
@@ -75,14 +75,14 @@ void supernode_subtrees_forward_cpu(const SubtreeSolvePanels& panels, const Subt
   }
 }
 
-void supernode_subtrees_backward_cpu(const SubtreeSolvePanels& panels, const SubtreeSolveSchedule& s,
+void supernode_levels_backward_cpu(const LevelSolvePanels& panels, const LevelSolveSchedule& s,
                                      const PanelLocation* loc, const std::int32_t* rows, double* stage, int ldn,
                                      int nrhs) {
-  constexpr const char* routine = "supernode_subtrees_backward_cpu";
+  constexpr const char* routine = "supernode_levels_backward_cpu";
   check(routine, panels, s, loc, rows, stage, ldn, nrhs);
   if (s.levels == 0 || nrhs == 0) return;
   std::vector<double> below;
-  for (std::int32_t e = s.segments[2 * s.levels] - 1; e >= s.segments[0]; --e) {
+  for (std::int32_t e = s.segments[3 * s.levels] - 1; e >= s.segments[0]; --e) {
     const ConstPanelRef p = panel(panels, s.entries[e], loc, rows);
     check_rows(routine, p, ldn);
     const int m = p.nrows - p.ncols;
