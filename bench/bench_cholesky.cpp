@@ -148,11 +148,11 @@ int main(int argc, char** argv) try {
     const auto& st = solver.last_solve_times();
     cli::Json j;
     j.set("nrhs", nrhs).set("call_s", s).set("setup_s", st.setup_s).set("stage_s", st.stage_s)
-        .set("submit_s", st.submit_s).set("wait_s", st.wait_s);
+        .set("submit_s", st.submit_s).set("wait_s", st.wait_s).set("unstage_s", st.unstage_s);
     if (const auto bus = runtime.take_bus_bytes())
       j.set("bus_to_gpu_bytes", bus->to_gpu).set("bus_from_gpu_bytes", bus->from_gpu).set("bus_transfers", bus->transfers);
-    std::fprintf(stderr, "hetsparse  solve nrhs %d: %.4f s (setup %.4f, stage %.4f, submit %.4f, wait %.4f)\n", nrhs, s,
-                 st.setup_s, st.stage_s, st.submit_s, st.wait_s);
+    std::fprintf(stderr, "hetsparse  solve nrhs %d: %.4f s (setup %.4f, stage %.4f, submit %.4f, wait %.4f, unstage %.4f)\n",
+                 nrhs, s, st.setup_s, st.stage_s, st.submit_s, st.wait_s, st.unstage_s);
     solves.push_back(j);
   };
   auto median = [](std::vector<double> v) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 #include "cholesky/cholesky_solve_state.hpp"
@@ -54,7 +55,7 @@ SolveState& CholeskySolver::solve_state(int nrhs) {
       auto& e = st.level_plan.entries;
       st.entries = rt_.register_vector({e.data(), std::max<std::size_t>(1, e.size()), sizeof(e[0]), -1, false});
     }
-    st.any_stage = levels;
+    st.any_stage = false;
     for (index_t g = 0; g < layout.num_groups() && !levels; ++g) {
       // Each group's tasks where its panels are now: an Any-home group's factorization tasks went
       // where the scheduler put them, so its solve follows its valid copy.
@@ -108,27 +109,23 @@ void CholeskySolver::solve(double* B, int nrhs, int ldb) {
   solve_times_ = SolveTimes{};
   SolveState& st = solve_state(nrhs);
   solve_times_.setup_s = seconds_since(t);
+  if (st.levels) {
+    solve_levels(st, B, nrhs, ldb);
+    return;
+  }
   t = std::chrono::steady_clock::now();
   const planners::SolvePlan& plan = st.plan;
-  if (st.any_stage) {  // the rows the GPU's tasks read (every row for the level solve), in the factor's order
+  if (st.any_stage) {  // the rows of the groups whose tasks may run on a GPU, in the factor's order
     rt::HostAccess w(rt_, st.stage_handle, rt::Access::Write);
     rt::PausedWorkers paused(rt_);  // a gather over n x nrhs entries: all cores
-    auto gather = [&](index_t i0, index_t i1) {
-      for (index_t i = i0; i < i1; ++i) {
-        const double* from = B + sym.perm[i];
-        for (int r = 0; r < nrhs; ++r) st.stage[i + std::size_t(r) * sym.n] = from[std::size_t(r) * ldb];
+    parallel_chunks(static_cast<std::size_t>(layout_->num_groups()), 1, [&](std::size_t g0, std::size_t g1) {
+      for (std::size_t g = g0; g < g1; ++g) {
+        if (!planners::needs_stage(plan, static_cast<index_t>(g))) continue;
+        for (int r = 0; r < nrhs; ++r)
+          for (index_t i = plan.col_begin[g]; i < plan.col_begin[g + 1]; ++i)
+            st.stage[i + std::size_t(r) * sym.n] = B[sym.perm[i] + std::size_t(r) * ldb];
       }
-    };
-    if (st.levels) {  // row ranges of equal length
-      parallel_chunks(static_cast<std::size_t>(sym.n), 1 << 16, [&](std::size_t i0, std::size_t i1) {
-        gather(static_cast<index_t>(i0), static_cast<index_t>(i1));
-      });
-    } else {
-      parallel_chunks(static_cast<std::size_t>(layout_->num_groups()), 1, [&](std::size_t g0, std::size_t g1) {
-        for (std::size_t g = g0; g < g1; ++g)
-          if (planners::needs_stage(plan, static_cast<index_t>(g))) gather(plan.col_begin[g], plan.col_begin[g + 1]);
-      });
-    }
+    });
   }
   planners::SolveRhs rhs;
   rhs.nrhs = nrhs;
@@ -141,6 +138,48 @@ void CholeskySolver::solve(double* B, int nrhs, int ldb) {
   t = std::chrono::steady_clock::now();
   rt_.wait_all();
   solve_times_.wait_s = seconds_since(t);
+}
+
+namespace {
+// b's columns into the stage or back (ld n), straight copies over all cores.
+void copy_columns(const double* from, int ldf, double* to, int ldt, index_t n, int nrhs) {
+  parallel_chunks(static_cast<std::size_t>(n), 1 << 16, [&](std::size_t i0, std::size_t i1) {
+    for (int r = 0; r < nrhs; ++r)
+      std::memcpy(to + std::size_t(r) * ldt + i0, from + std::size_t(r) * ldf + i0, (i1 - i0) * sizeof(double));
+  });
+}
+}  // namespace
+
+// A host solve through the level solve: b goes into the pinned stage as it is and takes the device
+// path (permuted on the GPU into the device stage, the solution stored back unpermuted), so the
+// host only streams memory; gathering through perm on the host (into the stage, then out of it in
+// collect tasks) was the larger part of the host's time (docs/benchmarks.md, issue 15).
+void CholeskySolver::solve_levels(SolveState& st, double* B, int nrhs, int ldb) {
+  const SymbolicFactor& sym = *sym_;
+  auto t = std::chrono::steady_clock::now();
+  {
+    rt::HostAccess w(rt_, st.stage_handle, rt::Access::Write);
+    rt::PausedWorkers paused(rt_);
+    copy_columns(B, ldb, st.stage.data(), sym.n, sym.n, nrhs);
+  }
+  solve_times_.stage_s = seconds_since(t);
+  t = std::chrono::steady_clock::now();
+  planners::SolveRhs rhs;
+  rhs.nrhs = nrhs;
+  rhs.device_b = rhs.device_x = st.stage_handle;
+  rhs.perm = st.perm;
+  solve_stats_ = submit(st, st.device_stage, rhs);
+  solve_times_.submit_s = seconds_since(t);
+  t = std::chrono::steady_clock::now();
+  rt_.wait_all();
+  solve_times_.wait_s = seconds_since(t);
+  t = std::chrono::steady_clock::now();
+  {
+    rt::HostAccess r(rt_, st.stage_handle, rt::Access::Read);
+    rt::PausedWorkers paused(rt_);
+    copy_columns(st.stage.data(), sym.n, B, ldb, sym.n, nrhs);
+  }
+  solve_times_.unstage_s = seconds_since(t);
 }
 
 void CholeskySolver::submit_solve(rt::HandleId b, rt::HandleId x, int nrhs) {

@@ -124,8 +124,8 @@ struct LevelSolveHandles {
   rt::HandleId rows, loc, entries, stage;
 };
 // Host rhs: the caller filled the stage with b in the factor's order; collect tasks on CPU workers
-// write the solution into b. Device rhs: a permute task fills the stage, a store task writes x.
-// Every level task reads and writes the stage: they run one after another.
+// write the solution into b. Device rhs: a permute task on the GPU fills the stage, a store task
+// there writes x. Every level task reads and writes the stage: they run one after another.
 SolvePlanStats submit_level_solve(rt::TaskRuntime& rt, const cholesky::SymbolicFactor& sym, const LevelSolvePlan& plan,
                                   const LevelSolveHandles& h, const SolveRhs& rhs);
 

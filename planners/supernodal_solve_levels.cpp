@@ -116,8 +116,8 @@ SolvePlanStats submit_level_solve(rt::TaskRuntime& rt, const cholesky::SymbolicF
     throw InvalidArgument("level solve: a handle is missing");
   const int lo = rt.min_priority(), hi = rt.max_priority();
   SolvePlanStats st;
-  if (!host) {
-    codelets::insert_solve_permute(rt, {"solve_permute", hi, rt::Where::Any}, rhs.device_b, sym.n, rhs.perm, h.stage,
+  if (!host) {  // on the GPU where the levels run: b and x cross PCIe once each, unpermuted
+    codelets::insert_solve_permute(rt, {"solve_permute", hi, rt::Where::Cuda}, rhs.device_b, sym.n, rhs.perm, h.stage,
                                    sym.n, rhs.nrhs);
     ++st.tasks;
   }
@@ -138,7 +138,7 @@ SolvePlanStats submit_level_solve(rt::TaskRuntime& rt, const cholesky::SymbolicF
   for (const LevelSolveChunk& c : plan.chunks) submit(c, true);
   for (auto c = plan.chunks.rbegin(); c != plan.chunks.rend(); ++c) submit(*c, false);
   if (!host) {
-    codelets::insert_solve_store(rt, {"solve_store_stage", lo, rt::Where::Any}, {{h.stage, 0, sym.n, 0, sym.n}},
+    codelets::insert_solve_store(rt, {"solve_store_stage", lo, rt::Where::Cuda}, {{h.stage, 0, sym.n, 0, sym.n}},
                                  rhs.device_x, sym.n, rhs.perm, rhs.nrhs);
     ++st.tasks;
     return st;

@@ -8,6 +8,7 @@
 // adds (a supernode's columns take several tiles). Several right-hand sides go RB at a time.
 #include <algorithm>
 #include <string>
+#include <type_traits>
 
 #include "hetsparse/error.hpp"
 #include "kernels/common/cuda_check.hpp"
@@ -194,42 +195,42 @@ __device__ void team_backward(const Supernode& s, const double* stage, int ldn, 
   }
 }
 
-template <int RB>
+template <int RB, bool FORWARD>
 __global__ void __launch_bounds__(32 * kWarpsPerBlock)
     warp_class(const LevelSolvePanels panels, const LevelSolveEntry* __restrict__ entries, int begin, int end,
                const PanelLocation* __restrict__ loc, const std::int32_t* __restrict__ rows, double* stage, int ldn,
-               int nrhs, bool forward) {
+               int nrhs) {
   const int e = begin + static_cast<int>(blockIdx.x) * kWarpsPerBlock + static_cast<int>(threadIdx.x) / 32;
   if (e >= end) return;  // the whole warp
   const Supernode s = supernode(panels, entries[e], loc, rows, stage);
   const int lane = static_cast<int>(threadIdx.x) % 32;
-  if (forward) {
+  if constexpr (FORWARD) {
     team_forward<32, RB, true>(s, stage, ldn, nrhs, lane);
   } else {
     team_backward<32, RB, true>(s, stage, ldn, nrhs, lane, nullptr);
   }
 }
 
-template <int RB>
+template <int RB, bool FORWARD>
 __global__ void __launch_bounds__(kBlock)
     block_class(const LevelSolvePanels panels, const LevelSolveEntry* __restrict__ entries, int begin,
                 const PanelLocation* __restrict__ loc, const std::int32_t* __restrict__ rows, double* stage, int ldn,
-                int nrhs, bool forward) {
-  __shared__ double share[kBlock / 32 * 32 * RB];
+                int nrhs) {
   const Supernode s = supernode(panels, entries[begin + static_cast<int>(blockIdx.x)], loc, rows, stage);
-  if (forward) {
+  if constexpr (FORWARD) {
     team_forward<kBlock, RB, false>(s, stage, ldn, nrhs, static_cast<int>(threadIdx.x));
   } else {
+    __shared__ double share[kBlock / 32 * 32 * RB];
     team_backward<kBlock, RB, false>(s, stage, ldn, nrhs, static_cast<int>(threadIdx.x), share);
   }
 }
 
 // The tiles of the rows below of entries [begin, end) (block and wide classes of one level).
-template <int RB>
+template <int RB, bool FORWARD>
 __global__ void __launch_bounds__(kTileThreads)
     below_tiles(const LevelSolvePanels panels, const LevelSolveEntry* __restrict__ entries, int begin, int end,
                 const PanelLocation* __restrict__ loc, const std::int32_t* __restrict__ rows, double* stage, int ldn,
-                int nrhs, bool forward) {
+                int nrhs) {
   constexpr int kWarps = kTileThreads / 32, kRowsPerWarp = kLevelTileRows / kWarps;
   __shared__ double share[kWarps * 32 * RB];
   const int t = static_cast<int>(blockIdx.x);
@@ -252,7 +253,7 @@ __global__ void __launch_bounds__(kTileThreads)
   for (int r0 = 0; r0 < nrhs; r0 += RB) {
     const int nb = min(RB, nrhs - r0);
     const double* x = s.x + static_cast<long long>(r0) * ldn;
-    if (forward) {  // a thread per row: its sum over the tile's columns into the stage
+    if constexpr (FORWARD) {  // a thread per row: its sum over the tile's columns into the stage
       const int i = i_begin + tid;
       if (i < i_end) {
         double acc[RB] = {};
@@ -307,24 +308,24 @@ struct Launch {
   int ldn, nrhs;
 };
 
-template <int RB>
-void level(const Launch& a, int l, bool forward, int& wide_index) {
+template <int RB, bool FORWARD>
+void level(const Launch& a, int l, int& wide_index) {
   const std::int32_t* seg = a.s.segments + 3 * l;
   auto whole = [&] {
     if (seg[1] > seg[0])
-      warp_class<RB><<<static_cast<unsigned>((seg[1] - seg[0] + kWarpsPerBlock - 1) / kWarpsPerBlock),
-                       32 * kWarpsPerBlock, 0, a.stream>>>(a.panels, a.s.entries, seg[0], seg[1], a.loc, a.rows,
-                                                           a.stage, a.ldn, a.nrhs, forward);
+      warp_class<RB, FORWARD><<<static_cast<unsigned>((seg[1] - seg[0] + kWarpsPerBlock - 1) / kWarpsPerBlock),
+                                32 * kWarpsPerBlock, 0, a.stream>>>(a.panels, a.s.entries, seg[0], seg[1], a.loc,
+                                                                    a.rows, a.stage, a.ldn, a.nrhs);
   };
   auto diagonals = [&] {
     if (seg[2] > seg[1])
-      block_class<RB><<<static_cast<unsigned>(seg[2] - seg[1]), kBlock, 0, a.stream>>>(
-          a.panels, a.s.entries, seg[1], a.loc, a.rows, a.stage, a.ldn, a.nrhs, forward);
+      block_class<RB, FORWARD><<<static_cast<unsigned>(seg[2] - seg[1]), kBlock, 0, a.stream>>>(
+          a.panels, a.s.entries, seg[1], a.loc, a.rows, a.stage, a.ldn, a.nrhs);
     for (std::int32_t e = seg[2]; e < seg[3]; ++e, ++wide_index) {
       const LevelSolveWide& w = a.s.wide[wide_index];
       const double* D = a.panels.values[w.group] + w.offset;
       double* x = a.stage + w.first_col;
-      if (forward) {
+      if constexpr (FORWARD) {
         supernode_diagonal_forward_cuda(a.handle, a.stream, D, w.nrows, w.ncols, x, a.ldn, a.nrhs);
       } else {
         supernode_diagonal_backward_cuda(a.handle, a.stream, D, w.nrows, w.ncols, x, a.ldn, a.nrhs);
@@ -333,10 +334,10 @@ void level(const Launch& a, int l, bool forward, int& wide_index) {
   };
   auto tiles = [&] {
     if (a.s.tiles[l] > 0)
-      below_tiles<RB><<<static_cast<unsigned>(a.s.tiles[l]), kTileThreads, 0, a.stream>>>(
-          a.panels, a.s.entries, seg[1], seg[3], a.loc, a.rows, a.stage, a.ldn, a.nrhs, forward);
+      below_tiles<RB, FORWARD><<<static_cast<unsigned>(a.s.tiles[l]), kTileThreads, 0, a.stream>>>(
+          a.panels, a.s.entries, seg[1], seg[3], a.loc, a.rows, a.stage, a.ldn, a.nrhs);
   };
-  if (forward) {  // the rows below need the solved columns
+  if constexpr (FORWARD) {  // the rows below need the solved columns
     whole();
     diagonals();
     tiles();
@@ -347,8 +348,9 @@ void level(const Launch& a, int l, bool forward, int& wide_index) {
   }
 }
 
-template <int RB>
-void levels(const Launch& a, bool forward) {
+template <int RB, bool FORWARD>
+void levels(const Launch& a) {
+  constexpr bool forward = FORWARD;
   // The wide entries of the levels before the first one run (backward starts from the last level).
   int wide_index = 0;
   if (!forward)
@@ -357,7 +359,7 @@ void levels(const Launch& a, bool forward) {
     const int l = forward ? k : a.s.levels - 1 - k;
     if (!forward) wide_index -= a.s.segments[3 * l + 3] - a.s.segments[3 * l + 2];
     int at = wide_index;
-    level<RB>(a, l, forward, at);
+    level<RB, FORWARD>(a, l, at);
     if (forward) wide_index = at;
   }
 }
@@ -376,10 +378,21 @@ void run(const char* routine, const Launch& a, bool forward) {
   for (int l = 0; l < s.levels; ++l)
     if (s.tiles[l] < 0 || (s.segments[3 * l + 3] > s.segments[3 * l + 2] && !s.wide))
       throw InvalidArgument(std::string(routine) + ": level " + std::to_string(l) + " has no tiles count or wide list");
-  if (a.nrhs == 1) {
-    levels<1>(a, forward);
+  // Right-hand sides in register blocks of 1, 8 or 16 (16 at once reads each panel once).
+  auto dispatch = [&](auto direction) {
+    constexpr bool kForward = decltype(direction)::value;
+    if (a.nrhs == 1) {
+      levels<1, kForward>(a);
+    } else if (a.nrhs <= 8) {
+      levels<8, kForward>(a);
+    } else {
+      levels<16, kForward>(a);
+    }
+  };
+  if (forward) {
+    dispatch(std::true_type{});
   } else {
-    levels<8>(a, forward);
+    dispatch(std::false_type{});
   }
   check_cuda(cudaGetLastError(), routine);
 }
