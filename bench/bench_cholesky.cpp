@@ -51,7 +51,8 @@ int main(int argc, char** argv) try {
       .flag("no-cudss", "skip cuDSS (loaded from $HETSPARSE_CUDSS_LIB or the loader's path)")
       .flag("no-dgemm", "skip the cuBLAS dgemm ceiling")
       .option("cholmod-threads", "N", "OpenBLAS threads for CHOLMOD (default: all cores)")
-      .option("repeat", "N", "hetsparse factorizations (the first also calibrates the perf models)", "2");
+      .option("repeat", "N", "hetsparse factorizations (the first also calibrates the perf models)", "2")
+      .option("solve-repeat", "N", "steady-state solves of each kind after the first (the median is reported)", "1");
   cli::add_planner_options(p);
   if (!p.parse(argc - 1, argv + 1)) return 0;
   cli::MatrixInput in = cli::load_matrix_input(p);
@@ -135,8 +136,11 @@ int main(int argc, char** argv) try {
                  rep.unregister_s);
     factorizations.push_back(fj);
   }
-  // Solves: one right-hand side (the first call builds the solve's plan and handles, the second is
-  // the steady state), then 16 at once; backward errors of the last call of each.
+  // Solves: one right-hand side (the first call builds the solve's plan and handles, the next ones
+  // are the steady state: their median is reported), then 16 at once; backward errors of the last
+  // call of each. With StarPU's profiling on (STARPU_PROFILING=1), the bytes the last steady call
+  // of each kind moved between host and GPU.
+  const int solve_repeat = static_cast<int>(std::max(1L, p.get_int("solve-repeat")));
   std::vector<double> x = b;
   double solve_first_s = 0, solve_s = 0, solve_many_s = 0, berr = 0, berr_many = 0;
   std::vector<cli::Json> solves;
@@ -144,27 +148,45 @@ int main(int argc, char** argv) try {
     const auto& st = solver.last_solve_times();
     cli::Json j;
     j.set("nrhs", nrhs).set("call_s", s).set("setup_s", st.setup_s).set("stage_s", st.stage_s)
-        .set("submit_s", st.submit_s).set("wait_s", st.wait_s);
-    std::fprintf(stderr, "hetsparse  solve nrhs %d: %.4f s (setup %.4f, stage %.4f, submit %.4f, wait %.4f)\n", nrhs, s,
-                 st.setup_s, st.stage_s, st.submit_s, st.wait_s);
+        .set("submit_s", st.submit_s).set("wait_s", st.wait_s).set("unstage_s", st.unstage_s);
+    if (const auto bus = runtime.take_bus_bytes())
+      j.set("bus_to_gpu_bytes", bus->to_gpu).set("bus_from_gpu_bytes", bus->from_gpu).set("bus_transfers", bus->transfers);
+    std::fprintf(stderr, "hetsparse  solve nrhs %d: %.4f s (setup %.4f, stage %.4f, submit %.4f, wait %.4f, unstage %.4f)\n",
+                 nrhs, s, st.setup_s, st.stage_s, st.submit_s, st.wait_s, st.unstage_s);
     solves.push_back(j);
   };
-  for (int call = 0; call < 2; ++call) {
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  };
+  runtime.wait_all();
+  runtime.take_bus_bytes();  // the factorization's transfers are not the solve's
+  std::vector<double> steady;
+  for (int call = 0; call <= solve_repeat; ++call) {
     x = b;
     const double t1 = cli::now_seconds();
     solver.solve(x);
-    (call == 0 ? solve_first_s : solve_s) = cli::now_seconds() - t1;
-    record_solve(1, call == 0 ? solve_first_s : solve_s);
+    const double s = cli::now_seconds() - t1;
+    if (call == 0) {
+      solve_first_s = s;
+    } else {
+      steady.push_back(s);
+    }
+    record_solve(1, s);
   }
+  solve_s = median(steady);
   berr = ref::backward_error(A, x.data(), b.data());
   std::vector<double> xm;
-  for (int call = 0; call < 2; ++call) {  // the first call with `many` sizes the solve's blocks
+  steady.clear();
+  for (int call = 0; call <= solve_repeat; ++call) {  // the first call with `many` sizes the solve's blocks
     xm = bm;
     const double t1 = cli::now_seconds();
     solver.solve(xm.data(), many, static_cast<int>(A.rows));
-    solve_many_s = cli::now_seconds() - t1;
-    record_solve(many, solve_many_s);
+    const double s = cli::now_seconds() - t1;
+    if (call > 0) steady.push_back(s);
+    record_solve(many, s);
   }
+  solve_many_s = median(steady);
   for (int j = 0; j < many; ++j)
     berr_many = std::max(berr_many, ref::backward_error(A, xm.data() + std::ptrdiff_t(j) * A.rows,
                                                         bm.data() + std::ptrdiff_t(j) * A.rows));

@@ -8,12 +8,15 @@
 
 namespace hetsparse::cholesky {
 
-// The solve's plan over the current layout and the handles it reuses from call to call (those of
-// the unknowns are sized for nrhs right-hand sides).
+// The solve's plans over the current layout and the handles they reuse from call to call (those of
+// the unknowns are sized for nrhs right-hand sides). With a GPU the level-ordered solve (levels:
+// level_plan, loc, entries and the stage only), otherwise the task graph (plan and the blocks).
 struct SolveState {
   rt::TaskRuntime& rt;
   planners::SolvePlan plan;
-  rt::HandleId ext_rows = 0, perm = 0, loc = 0;  // loc: only when subtrees are solved on the GPU
+  planners::LevelSolvePlan level_plan;
+  bool levels = false;
+  rt::HandleId ext_rows = 0, perm = 0, loc = 0, entries = 0;  // loc, entries: the level solve's
   int nrhs = 0;
   std::vector<rt::HandleId> x, ext;
   std::vector<double> stage;  // host solves: the right-hand side in the factor's order, GPU groups' rows
@@ -28,6 +31,7 @@ struct SolveState {
       if (ext_rows) rt.unregister(ext_rows);
       if (perm) rt.unregister(perm);
       if (loc) rt.unregister(loc);
+      if (entries) rt.unregister(entries);
     } catch (const std::exception&) {
       // the runtime was shut down first: its shutdown unregistered these handles
     }

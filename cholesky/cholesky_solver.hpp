@@ -65,10 +65,11 @@ class CholeskySolver {
   // follow StarPU's sequential consistency on b and x (rt.wait_all() or an acquire to wait).
   void submit_solve(rt::HandleId b, rt::HandleId x, int nrhs = 1);
   // Tasks of the last solve (and how many were restricted to CUDA workers), and its phases: the plan
-  // and handles (first call, or a new nrhs), filling the stage, submitting, waiting for the tasks.
+  // and handles (first call, or a new nrhs), filling the stage, submitting, waiting for the tasks,
+  // copying the solution out of the stage (the level solve of a GPU; 0 otherwise).
   const planners::SolvePlanStats& last_solve_stats() const { return solve_stats_; }
   struct SolveTimes {
-    double setup_s = 0, stage_s = 0, submit_s = 0, wait_s = 0;
+    double setup_s = 0, stage_s = 0, submit_s = 0, wait_s = 0, unstage_s = 0;
   };
   const SolveTimes& last_solve_times() const { return solve_times_; }
 
@@ -83,6 +84,8 @@ class CholeskySolver {
   void release_panels();
   void set_up_layout(const FactorizeOptions& opts);
   SolveState& solve_state(int nrhs);
+  planners::SolvePlanStats submit(const SolveState& st, rt::HandleId stage, const planners::SolveRhs& rhs);
+  void solve_levels(SolveState& st, double* B, int nrhs, int ldb);
   // Calls fn() with every panel group's up-to-date values in host memory (L_).
   template <class Fn>
   void with_host_panels(Fn&& fn) const;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 #include "cholesky/cholesky_solve_state.hpp"
@@ -20,9 +21,6 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// The largest subtree group the GPU solves: one thread block walks it supernode by supernode, which
-// is fine for a leaf subtree and far slower than a CPU for a whole 2D factor (docs/benchmarks.md).
-constexpr index_t kMaxBlockSolveColumns = 65536;
 }  // namespace
 
 SolveState& CholeskySolver::solve_state(int nrhs) {
@@ -39,27 +37,30 @@ SolveState& CholeskySolver::solve_state(int nrhs) {
   }
   SolveState& st = *solve_;
   if (!st.placed) {
-    // Each group's solve tasks where its panels are now: an Any-home group's factorization tasks
-    // went where the scheduler put them, so its solve follows its valid copy (the host's, or the
-    // GPU's); without CUDA workers everything is a CPU group reading the host b directly.
+    // With a GPU the whole solve runs there level by level (planners::plan_level_solve): a solve only
+    // reads the panels, so StarPU copies those the factorization left on the host (leaf subtrees,
+    // Any-home groups it ran on CPUs) at the first solve and keeps them there until the next
+    // factorization; a solve then crosses PCIe only with the right-hand side.
+    // HETSPARSE_GPU_SUBTREES=0 takes the task graph instead: leaf subtrees on the CPUs where they
+    // were factored, each group where its panels are.
     const bool gpu = rt_.cuda_workers() > 0;
-    // Leaf subtrees on the GPU too (HETSPARSE_GPU_SUBTREES=0: on the CPUs where they were
-    // factored): their panels are copied there once, at the first solve, and stay (read only). On
-    // the H100 node 14 CPU workers stream subtree panels at ~0.5 GB/s each (docs/benchmarks.md).
     const char* env = std::getenv("HETSPARSE_GPU_SUBTREES");
-    const bool gpu_subtrees = gpu && !(env && std::string(env) == "0");
-    if (gpu_subtrees && !st.loc)
+    const bool levels = gpu && !(env && std::string(env) == "0");
+    if (levels != st.levels) st.release_blocks();
+    st.levels = levels;
+    if (levels && !st.entries) {
+      st.level_plan = planners::plan_level_solve(sym, layout);
       st.loc = rt_.register_vector({const_cast<codelets::PanelLocation*>(layout.loc.data()), layout.loc.size(),
                                     sizeof(codelets::PanelLocation), -1, false});
+      auto& e = st.level_plan.entries;
+      st.entries = rt_.register_vector({e.data(), std::max<std::size_t>(1, e.size()), sizeof(e[0]), -1, false});
+    }
     st.any_stage = false;
-    for (index_t g = 0; g < layout.num_groups(); ++g) {
+    for (index_t g = 0; g < layout.num_groups() && !levels; ++g) {
+      // Each group's tasks where its panels are now: an Any-home group's factorization tasks went
+      // where the scheduler put them, so its solve follows its valid copy.
       rt::Where w = gpu ? homes_[g] : rt::Where::Cpu;
-      const bool multi = layout.group_begin[g + 1] - layout.group_begin[g] > 1;
-      // Batched on the GPU, or CPU tasks. The GPU kernel walks a group with one thread block, so a
-      // group as big as a whole 2D factor (the planner gives those to the GPU whole) would take
-      // seconds there: such a group is solved on the CPUs (StarPU brings its panels home once).
-      if (layout.subtree[g] && multi)
-        w = gpu_subtrees && st.plan.rows(g) <= kMaxBlockSolveColumns ? rt::Where::Cuda : rt::Where::Cpu;
+      if (layout.group_begin[g + 1] - layout.group_begin[g] > 1) w = rt::Where::Cpu;  // a leaf subtree
       if (w == rt::Where::Any) w = rt_.valid_on_host(reg_->group[g]) ? rt::Where::Cpu : rt::Where::Cuda;
       st.plan.where[g] = w;
       st.any_stage = st.any_stage || planners::needs_stage(st.plan, g);
@@ -69,7 +70,7 @@ SolveState& CholeskySolver::solve_state(int nrhs) {
   if (st.nrhs != nrhs) {
     st.release_blocks();
     const planners::SolvePlan& plan = st.plan;
-    for (index_t g = 0; g < layout.num_groups(); ++g) {
+    for (index_t g = 0; g < layout.num_groups() && !st.levels; ++g) {
       st.x.push_back(rt_.register_temporary(std::size_t(plan.rows(g)) * nrhs, sizeof(double)));
       st.ext.push_back(plan.next(g) > 0 ? rt_.register_temporary(std::size_t(plan.next(g)) * nrhs, sizeof(double)) : 0);
     }
@@ -92,6 +93,14 @@ bool gpu_sweeps() {
 }
 }  // namespace
 
+planners::SolvePlanStats CholeskySolver::submit(const SolveState& st, rt::HandleId stage, const planners::SolveRhs& rhs) {
+  if (st.levels)
+    return planners::submit_level_solve(rt_, *sym_, st.level_plan, {&reg_->group, reg_->rows, st.loc, st.entries, stage},
+                                        rhs);
+  const planners::SolveHandles h{&reg_->group, reg_->rows, st.ext_rows, st.x, st.ext, stage};
+  return planners::submit_supernodal_solve(rt_, *sym_, *layout_, st.plan, h, rhs, gpu_sweeps());
+}
+
 void CholeskySolver::solve(double* B, int nrhs, int ldb) {
   require_factor("solve()");
   const SymbolicFactor& sym = *sym_;
@@ -100,6 +109,10 @@ void CholeskySolver::solve(double* B, int nrhs, int ldb) {
   solve_times_ = SolveTimes{};
   SolveState& st = solve_state(nrhs);
   solve_times_.setup_s = seconds_since(t);
+  if (st.levels) {
+    solve_levels(st, B, nrhs, ldb);
+    return;
+  }
   t = std::chrono::steady_clock::now();
   const planners::SolvePlan& plan = st.plan;
   if (st.any_stage) {  // the rows of the groups whose tasks may run on a GPU, in the factor's order
@@ -114,31 +127,71 @@ void CholeskySolver::solve(double* B, int nrhs, int ldb) {
       }
     });
   }
-  const planners::SolveHandles h{&reg_->group, reg_->rows, st.ext_rows, st.x, st.ext, st.stage_handle, st.loc};
   planners::SolveRhs rhs;
   rhs.nrhs = nrhs;
   rhs.host_b = B;
   rhs.ldb = ldb;
   solve_times_.stage_s = seconds_since(t);
   t = std::chrono::steady_clock::now();
-  solve_stats_ = planners::submit_supernodal_solve(rt_, sym, *layout_, plan, h, rhs, gpu_sweeps());
+  solve_stats_ = submit(st, st.stage_handle, rhs);
   solve_times_.submit_s = seconds_since(t);
   t = std::chrono::steady_clock::now();
   rt_.wait_all();
   solve_times_.wait_s = seconds_since(t);
 }
 
+namespace {
+// b's columns into the stage or back (ld n), straight copies over all cores.
+void copy_columns(const double* from, int ldf, double* to, int ldt, index_t n, int nrhs) {
+  parallel_chunks(static_cast<std::size_t>(n), 1 << 16, [&](std::size_t i0, std::size_t i1) {
+    for (int r = 0; r < nrhs; ++r)
+      std::memcpy(to + std::size_t(r) * ldt + i0, from + std::size_t(r) * ldf + i0, (i1 - i0) * sizeof(double));
+  });
+}
+}  // namespace
+
+// A host solve through the level solve: b goes into the pinned stage as it is and takes the device
+// path (permuted on the GPU into the device stage, the solution stored back unpermuted), so the
+// host only streams memory; gathering through perm on the host (into the stage, then out of it in
+// collect tasks) was the larger part of the host's time (docs/benchmarks.md, issue 15).
+void CholeskySolver::solve_levels(SolveState& st, double* B, int nrhs, int ldb) {
+  const SymbolicFactor& sym = *sym_;
+  auto t = std::chrono::steady_clock::now();
+  {
+    rt::HostAccess w(rt_, st.stage_handle, rt::Access::Write);
+    rt::PausedWorkers paused(rt_);
+    copy_columns(B, ldb, st.stage.data(), sym.n, sym.n, nrhs);
+  }
+  solve_times_.stage_s = seconds_since(t);
+  t = std::chrono::steady_clock::now();
+  planners::SolveRhs rhs;
+  rhs.nrhs = nrhs;
+  rhs.device_b = rhs.device_x = st.stage_handle;
+  rhs.perm = st.perm;
+  solve_stats_ = submit(st, st.device_stage, rhs);
+  solve_times_.submit_s = seconds_since(t);
+  t = std::chrono::steady_clock::now();
+  rt_.wait_all();
+  solve_times_.wait_s = seconds_since(t);
+  t = std::chrono::steady_clock::now();
+  {
+    rt::HostAccess r(rt_, st.stage_handle, rt::Access::Read);
+    rt::PausedWorkers paused(rt_);
+    copy_columns(st.stage.data(), sym.n, B, ldb, sym.n, nrhs);
+  }
+  solve_times_.unstage_s = seconds_since(t);
+}
+
 void CholeskySolver::submit_solve(rt::HandleId b, rt::HandleId x, int nrhs) {
   require_factor("submit_solve()");
   if (nrhs < 1 || b == 0 || x == 0) throw InvalidArgument("Cholesky submit_solve: need nrhs >= 1 and two handles");
   SolveState& st = solve_state(nrhs);
-  const planners::SolveHandles h{&reg_->group, reg_->rows, st.ext_rows, st.x, st.ext, st.device_stage, st.loc};
   planners::SolveRhs rhs;
   rhs.nrhs = nrhs;
   rhs.device_b = b;
   rhs.device_x = x;
   rhs.perm = st.perm;
-  solve_stats_ = planners::submit_supernodal_solve(rt_, *sym_, *layout_, st.plan, h, rhs, gpu_sweeps());
+  solve_stats_ = submit(st, st.device_stage, rhs);
 }
 
 }  // namespace hetsparse::cholesky

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <unordered_set>
 
 #include "codelets/supernode/supernode_solve_codelet.hpp"
 #include "hetsparse/error.hpp"
@@ -119,43 +120,17 @@ SolvePlanStats submit_supernodal_solve(rt::TaskRuntime& rt, const cholesky::Symb
                                     plan.col_begin[g], plan.col_begin[g + 1], static_cast<std::int32_t>(plan.next(g)),
                                     rhs.nrhs};
   };
-  // A group of several supernodes (a leaf subtree) runs on CPUs group by group, or, placed on Cuda,
-  // with the other such groups in batched tasks (one thread block per group).
+  // A group of several supernodes (a leaf subtree) runs on CPUs (the GPU solves subtrees in the
+  // level-ordered solve, supernodal_solve_levels.cpp).
   auto multi = [&](index_t g) { return layout.group_begin[g + 1] - layout.group_begin[g] > 1; };
-  auto batched = [&](index_t g) { return multi(g) && plan.where[g] == rt::Where::Cuda && h.loc != 0; };
-  auto where = [&](index_t g) { return multi(g) && !batched(g) ? rt::Where::Cpu : plan.where[g]; };
-  std::vector<index_t> subtrees;
-  for (index_t g = 0; g < G; ++g)
-    if (batched(g)) {
-      if (!plan.links_into[g].empty())
-        throw InvalidArgument("supernodal solve: batched group " + std::to_string(g) + " receives from other groups");
-      subtrees.push_back(g);
-    }
-  // Groups per batched task: rows, external rows, locations, stage, then 3 handles per group.
-  const std::size_t per_batch = (rt::kMaxTaskData - 4) / 3;
-  auto submit_batched = [&](bool forward) {
-    for (std::size_t i = 0; i < subtrees.size(); i += per_batch) {
-      std::vector<codelets::SubtreeSolveGroup> gs;
-      for (std::size_t k = i; k < std::min(subtrees.size(), i + per_batch); ++k) {
-        const index_t g = subtrees[k];
-        gs.push_back({(*h.panels)[g], h.x[g], h.ext[g], plan.ext_begin[g], layout.group_begin[g],
-                      layout.group_begin[g + 1], plan.col_begin[g], plan.col_begin[g + 1],
-                      static_cast<std::int32_t>(plan.next(g)), 0});
-      }
-      const rt::TaskOptions o{task_name(forward ? "solve_subtrees_fwd_" : "solve_subtrees_bwd_", subtrees[i], 0, 1),
-                              forward ? hi : lo, rt::Where::Cuda};
-      codelets::insert_solve_subtrees(rt, o, forward, h.rows, h.ext_rows, h.loc, h.stage, sym.n, rhs.nrhs, gs);
-      count(rt::Where::Cuda);
-    }
-  };
-  submit_batched(true);  // leaves first: the groups above read their external blocks
+  auto where = [&](index_t g) { return multi(g) ? rt::Where::Cpu : plan.where[g]; };
   // Single-supernode groups on the GPU: swept together (one task for many groups) where possible.
   std::vector<char> swept(G, 0);
   for (index_t g = 0; g < G; ++g) {
     // A group reading more groups than one task takes keeps its own chain of tasks.
     const std::size_t reads = std::max(plan.links_into[g].size(), std::size_t(plan.links_from[g + 1] - plan.links_from[g]));
     const bool fits = reads + 8 <= rt::kMaxTaskData;
-    swept[g] = batched(g) ? 2 : gpu_sweeps && fits && !multi(g) && where(g) == rt::Where::Cuda ? 1 : 0;
+    swept[g] = gpu_sweeps && fits && !multi(g) && where(g) == rt::Where::Cuda ? 1 : 0;
     st.swept_groups += swept[g] == 1;
   }
   auto link_from = [&](const SolvePlan::Link& k) {
@@ -165,17 +140,33 @@ SolvePlanStats submit_supernodal_solve(rt::TaskRuntime& rt, const cholesky::Symb
   auto link_to = [&](const SolvePlan::Link& k) {
     return codelets::SolveLink{h.x[k.target], 0, k.p0, k.p1, plan.col_begin[k.target], plan.rows(k.target)};
   };
+  // Sweeps are cut where the next group's handles would take a task past kMaxTaskData; the
+  // handles of the part are kept in a set (recounting the part per group is quadratic: 30 ms of
+  // submission at 128^3).
   auto submit_sweep = [&](const std::vector<index_t>& groups, bool forward) {
     std::vector<codelets::SweepGroup> part;
+    std::unordered_set<rt::HandleId> seen;
     double top = 0;
+    auto restart = [&] {
+      part.clear();
+      seen = {h.rows, h.ext_rows};
+      if (forward) seen.insert(h.stage);
+      top = 0;
+    };
     auto flush = [&] {
       if (part.empty()) return;
       const rt::TaskOptions o{task_name(forward ? "solve_sweep_fwd_" : "solve_sweep_bwd_", part.front().g.first, 0, 1),
                               priority(top, forward ? top_up : top_down), rt::Where::Cuda};
       codelets::insert_solve_sweep(rt, o, forward, h.rows, h.ext_rows, h.stage, sym.n, rhs.nrhs, part);
       count(rt::Where::Cuda);
-      part.clear();
-      top = 0;
+      restart();
+    };
+    restart();
+    std::vector<rt::HandleId> mine;
+    auto fresh = [&] {
+      std::size_t k = 0;
+      for (rt::HandleId x : mine) k += seen.count(x) == 0;
+      return k;
     };
     for (index_t g : groups) {
       codelets::SweepGroup sg{args(g), (*h.panels)[g], h.x[g], h.ext[g], {}};
@@ -185,15 +176,19 @@ SolvePlanStats submit_supernodal_solve(rt::TaskRuntime& rt, const cholesky::Symb
         for (std::int64_t l = plan.links_from[g]; l < plan.links_from[g + 1]; ++l)
           sg.links.push_back(link_to(plan.links[l]));
       }
-      part.push_back(std::move(sg));
-      if (codelets::solve_sweep_handles(forward, h.rows, h.ext_rows, h.stage, part) > rt::kMaxTaskData) {
-        codelets::SweepGroup last = std::move(part.back());
-        part.pop_back();
+      // The handles insert_solve_sweep gives this group: panels, unknowns, external block, links.
+      mine = {sg.panels, sg.x};
+      if (sg.g.next > 0) mine.push_back(sg.ext);
+      for (const codelets::SolveLink& l : sg.links) mine.push_back(l.handle);
+      std::sort(mine.begin(), mine.end());
+      mine.erase(std::unique(mine.begin(), mine.end()), mine.end());
+      if (seen.size() + fresh() > rt::kMaxTaskData) {
         flush();
-        part.push_back(std::move(last));
-        if (codelets::solve_sweep_handles(forward, h.rows, h.ext_rows, h.stage, part) > rt::kMaxTaskData)
+        if (seen.size() + fresh() > rt::kMaxTaskData)
           throw InvalidArgument("supernodal solve: group " + std::to_string(g) + " reads too many groups to sweep");
       }
+      seen.insert(mine.begin(), mine.end());
+      part.push_back(std::move(sg));
       top = std::max(top, forward ? plan.up[g] : plan.down[g]);
     }
     flush();
@@ -248,37 +243,6 @@ SolvePlanStats submit_supernodal_solve(rt::TaskRuntime& rt, const cholesky::Symb
       count(w);
     }
   };
-  if (!subtrees.empty()) {
-    // Batched subtrees read their ancestors' solutions from the stage: every other group stores its
-    // block there first (where it ran); the subtrees then write theirs, and the stage is the solution
-    // in the factor's order.
-    std::vector<index_t> on_cpu, on_cuda, on_any;
-    for (index_t g = 0; g < G; ++g) {
-      if (batched(g)) continue;
-      const rt::Where w = where(g);
-      (w == rt::Where::Cpu ? on_cpu : w == rt::Where::Cuda ? on_cuda : on_any).push_back(g);
-    }
-    store(on_cuda, h.stage, 0, rt::Where::Cuda, "solve_stage_store_");
-    store(on_any, h.stage, 0, rt::Where::Any, "solve_stage_store_");
-    store(on_cpu, h.stage, 0, rt::Where::Cpu, "solve_stage_store_");
-    submit_batched(false);
-    if (!host) {
-      codelets::insert_solve_store(rt, {"solve_store_stage", lo, rt::Where::Any}, {{h.stage, 0, sym.n, 0, sym.n}},
-                                   rhs.device_x, sym.n, rhs.perm, rhs.nrhs);
-      count(rt::Where::Any);
-    } else {  // the caller's b from the stage: row ranges on several CPU workers (a gather through perm)
-      const index_t parts = std::max(1, std::min(rt.cpu_workers(), 16));
-      for (index_t k = 0; k < parts; ++k) {
-        const index_t c0 = static_cast<index_t>(std::int64_t(sym.n) * k / parts);
-        const index_t c1 = static_cast<index_t>(std::int64_t(sym.n) * (k + 1) / parts);
-        if (c1 == c0) continue;
-        codelets::insert_solve_collect(rt, {task_name("solve_collect_stage_", k, 0, 1), lo, rt::Where::Cpu},
-                                       {{h.stage, c0, c1, c0, sym.n}}, rhs.host_b, rhs.ldb, sym.perm.data(), rhs.nrhs);
-        count(rt::Where::Cpu);
-      }
-    }
-    return st;
-  }
   if (!host) {
     std::vector<index_t> all(static_cast<std::size_t>(G));
     for (index_t g = 0; g < G; ++g) all[g] = g;

@@ -1,7 +1,9 @@
-// The supernodal solve A X = B (L Y = P B, then L^T Z = Y, X = P^T Z) as a task graph over the groups
-// of a FactorLayout, on the devices where the factorization left the panels: leaf subtrees and
-// small targets on CPU workers, GPU-home targets on the GPU (no copy of L per solve), Any-home ones
-// where the scheduler finds their panels.
+// The supernodal solve A X = B (L Y = P B, then L^T Z = Y, X = P^T Z), two ways. With a GPU, the
+// level-ordered solve (plan_level_solve / submit_level_solve): every supernode level by level in
+// place on one stage vector, a few tasks per direction. Otherwise (and for comparison) a task graph
+// over the groups of a FactorLayout, on the devices where the factorization left the panels: leaf
+// subtrees and small targets on CPU workers, GPU-home targets on the GPU, Any-home ones where the
+// scheduler finds their panels.
 //
 // The unknowns are cut into blocks following the groups' columns. Forward: a group's task takes its
 // right-hand side, subtracts the contributions of its descendant groups (each one's external block:
@@ -13,6 +15,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "kernels/supernode/supernode_solve.hpp"
 #include "planners/supernodal_layout.hpp"
 #include "runtime/task_runtime.hpp"
 #include "symbolic/symbolic_factor.hpp"
@@ -52,10 +55,6 @@ struct SolveHandles {
   rt::HandleId rows, ext_rows;
   std::vector<rt::HandleId> x, ext;
   rt::HandleId stage;
-  // The factor's PanelLocations (layout.loc) as a handle: leaf-subtree groups placed on Cuda are then
-  // solved in batched GPU tasks (one thread block per group) that read their right-hand side from
-  // the stage and, backward, their ancestors' solutions from it. 0: such groups stay on CPUs.
-  rt::HandleId loc = 0;
 };
 
 // Where the right-hand side comes from and the solution goes. Host: b (n x nrhs, ld ldb, the caller's
@@ -70,13 +69,12 @@ struct SolveRhs {
   rt::HandleId device_b = 0, device_x = 0, perm = 0;
 };
 
-// Whether group g's forward task reads the stage in a host solve (it may run off the CPUs). A group
-// of several supernodes placed off the CPUs needs SolveHandles::loc (batched GPU tasks).
+// Whether group g's forward task reads the stage in a host solve (it may run off the CPUs).
 inline bool needs_stage(const SolvePlan& plan, index_t g) { return plan.where[g] != rt::Where::Cpu; }
 
 // One step of a sweep direction: a group's own task(s) (swept[g] 0), or a sweep over single-supernode
 // groups on the GPU (swept[g] 1) in one task per kMaxTaskData handles; groups solved elsewhere
-// (swept[g] 2, the batched subtrees) have no step. Groups in the order they are solved; without
+// (swept[g] 2) have no step. Groups in the order they are solved; without
 // swept groups the plain order (postorder forward, its reverse backward).
 struct SolveStep {
   bool sweep;
@@ -92,5 +90,43 @@ struct SolvePlanStats {
 SolvePlanStats submit_supernodal_solve(rt::TaskRuntime& rt, const cholesky::SymbolicFactor& sym,
                                        const FactorLayout& layout, const SolvePlan& plan, const SolveHandles& h,
                                        const SolveRhs& rhs, bool gpu_sweeps = true);
+
+// The level-ordered solve. Supernodes are split into classes for the GPU kernels
+// (kernels::LevelSolveSchedule): a warp solves a panel of at most warp_max_entries entries whole; a
+// thread block the diagonal block of a larger one, cuBLAS one of wide_min_cols columns or more; the
+// rows below of both go in tiles.
+struct LevelSolveOptions {
+  int max_groups = kernels::kLevelSolveMaxGroups;  // groups (panel handles) per task
+  std::int64_t warp_max_entries = 4096;
+  int wide_min_cols = 1024;
+};
+// One task per direction: its groups (entry group k is groups[k]) and their levels.
+struct LevelSolveChunk {
+  std::vector<index_t> groups;
+  std::vector<std::int32_t> segments;  // 3 * levels + 1 offsets into LevelSolvePlan::entries
+  std::vector<std::int32_t> tiles;     // per level
+  std::vector<kernels::LevelSolveWide> wide;
+};
+// Chunks in forward order (backward: reversed). The leaf subtrees (layout.subtree) come first, in
+// chunks of nearly equal numbers of groups, a supernode's level its height in its subtree; then the
+// groups above, a supernode's level its height among them, in consecutive chunks.
+struct LevelSolvePlan {
+  std::vector<kernels::LevelSolveEntry> entries;
+  std::vector<LevelSolveChunk> chunks;
+};
+LevelSolvePlan plan_level_solve(const cholesky::SymbolicFactor& sym, const FactorLayout& layout,
+                                const LevelSolveOptions& options = {});
+
+// Its handles: the factor's panels per group and row lists (RegisteredFactor), its PanelLocations
+// (layout.loc), the plan's entries, and the stage (n x nrhs, ld n, the factor's order).
+struct LevelSolveHandles {
+  const std::vector<rt::HandleId>* panels;
+  rt::HandleId rows, loc, entries, stage;
+};
+// Host rhs: the caller filled the stage with b in the factor's order; collect tasks on CPU workers
+// write the solution into b. Device rhs: a permute task on the GPU fills the stage, a store task
+// there writes x. Every level task reads and writes the stage: they run one after another.
+SolvePlanStats submit_level_solve(rt::TaskRuntime& rt, const cholesky::SymbolicFactor& sym, const LevelSolvePlan& plan,
+                                  const LevelSolveHandles& h, const SolveRhs& rhs);
 
 }  // namespace hetsparse::planners

@@ -2,10 +2,12 @@
 // the glue is supernode_solve_starpu.cpp).
 #include "codelets/supernode/supernode_solve_codelet.hpp"
 
+#include <cstring>
 #include <map>
 
 #include "codelets/cuda_build.hpp"
 #include "hetsparse/error.hpp"
+#include "kernels/supernode/supernode_solve.hpp"
 
 namespace hetsparse::codelets {
 namespace {
@@ -132,36 +134,56 @@ void insert_solve_permute(rt::TaskRuntime& rt, const rt::TaskOptions& opt, rt::H
   rt.submit(std::move(s));
 }
 
-const rt::Kernel& supernode_solve_subtrees_kernel() {
-  static const rt::Kernel k{"sn_solve_subtrees", kCpuAndCuda};
+const rt::Kernel& supernode_solve_levels_kernel() {
+  static const rt::Kernel k{"sn_solve_levels", kCpuAndCuda};
   return k;
 }
 
-void insert_solve_subtrees(rt::TaskRuntime& rt, const rt::TaskOptions& opt, bool forward, rt::HandleId rows,
-                           rt::HandleId ext_rows, rt::HandleId loc, rt::HandleId stage, int ldn, int nrhs,
-                           const std::vector<SubtreeSolveGroup>& groups) {
-  rt::TaskSpec s = rt::make_task(supernode_solve_subtrees_kernel(), opt, 0.0);
-  s.data = {{rows, rt::Access::Read},
-            {ext_rows, rt::Access::Read},
-            {loc, rt::Access::Read},
-            {stage, forward ? rt::Access::Read : rt::Access::ReadWrite}};
-  std::vector<SubtreeSolveItemArgs> items;
-  for (const SubtreeSolveGroup& g : groups) {
-    SubtreeSolveItemArgs it{g.ext_offset, 0, 0, -1, g.first, g.last, g.c0, g.c1, g.next};
-    it.panels = static_cast<std::int32_t>(s.data.size());
-    s.data.push_back({g.panels, rt::Access::Read});
-    it.x = static_cast<std::int32_t>(s.data.size());
-    s.data.push_back({g.x, forward ? rt::Access::Write : rt::Access::ReadWrite});
-    if (g.next > 0) {
-      it.ext = static_cast<std::int32_t>(s.data.size());
-      s.data.push_back({g.ext, rt::Access::Write});
-    }
-    items.push_back(it);
-  }
-  if (s.data.size() > rt::kMaxTaskData)
-    throw InvalidArgument("insert_solve_subtrees: task '" + opt.name + "' takes more than kMaxTaskData handles");
-  s.set_args(SubtreeSolveHeader{forward, nrhs, ldn, static_cast<std::int32_t>(items.size())}, items);
+namespace {
+template <class T>
+void append(std::vector<unsigned char>& out, const T* items, std::size_t count) {
+  const std::size_t at = out.size();
+  out.resize(at + count * sizeof(T));
+  if (count) std::memcpy(out.data() + at, items, count * sizeof(T));
+}
+template <class T>
+const unsigned char* take(const unsigned char* in, std::vector<T>& items, std::size_t count) {
+  items.resize(count);
+  if (count) std::memcpy(items.data(), in, count * sizeof(T));
+  return in + count * sizeof(T);
+}
+}  // namespace
+
+void insert_solve_levels(rt::TaskRuntime& rt, const rt::TaskOptions& opt, bool forward, rt::HandleId rows,
+                         rt::HandleId loc, rt::HandleId stage, rt::HandleId entries, int ldn, int nrhs,
+                         const std::vector<rt::HandleId>& panels, const LevelSolveLevels& levels) {
+  const std::size_t L = levels.tiles.size();
+  if (panels.empty() || panels.size() > std::size_t(kernels::kLevelSolveMaxGroups) ||
+      panels.size() + kLevelFirstPanel > rt::kMaxTaskData || levels.segments.size() != 3 * L + 1)
+    throw InvalidArgument("insert_solve_levels: task '" + opt.name + "' has " + std::to_string(panels.size()) +
+                          " groups (1 to " + std::to_string(kernels::kLevelSolveMaxGroups) + "), " +
+                          std::to_string(levels.segments.size()) + " segment bounds for " + std::to_string(L) +
+                          " levels (3 per level and one)");
+  rt::TaskSpec s = rt::make_task(supernode_solve_levels_kernel(), opt, 0.0);
+  s.data = {{rows, rt::Access::Read}, {loc, rt::Access::Read}, {stage, rt::Access::ReadWrite}, {entries, rt::Access::Read}};
+  for (rt::HandleId p : panels) s.data.push_back({p, rt::Access::Read});
+  const LevelSolveHeader h{forward, nrhs, ldn, static_cast<std::int32_t>(panels.size()), static_cast<std::int32_t>(L),
+                           static_cast<std::int32_t>(levels.wide.size())};
+  append(s.args, &h, 1);  // 24 bytes: the wide items (8-byte fields) stay aligned
+  append(s.args, levels.wide.data(), levels.wide.size());
+  append(s.args, levels.segments.data(), levels.segments.size());
+  append(s.args, levels.tiles.data(), levels.tiles.size());
   rt.submit(std::move(s));
+}
+
+LevelSolveHeader solve_levels_args(const void* cl_arg, LevelSolveLevels& levels) {
+  LevelSolveHeader h;
+  const auto* in = static_cast<const unsigned char*>(cl_arg);
+  std::memcpy(&h, in, sizeof(h));
+  in = take(in + sizeof(h), levels.wide, static_cast<std::size_t>(h.wide));
+  in = take(in, levels.segments, 3 * static_cast<std::size_t>(h.levels) + 1);
+  take(in, levels.tiles, static_cast<std::size_t>(h.levels));
+  return h;
 }
 
 const rt::Kernel& supernode_solve_sweep_kernel() {
@@ -228,11 +250,6 @@ SweepBuffers sweep_buffers(bool forward, rt::HandleId rows, rt::HandleId ext_row
 }
 
 }  // namespace
-
-std::size_t solve_sweep_handles(bool forward, rt::HandleId rows, rt::HandleId ext_rows, rt::HandleId stage,
-                                const std::vector<SweepGroup>& groups) {
-  return sweep_buffers(forward, rows, ext_rows, stage, groups, nullptr).data.size();
-}
 
 void insert_solve_sweep(rt::TaskRuntime& rt, const rt::TaskOptions& opt, bool forward, rt::HandleId rows,
                         rt::HandleId ext_rows, rt::HandleId stage, int ldn, int nrhs,

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "codelets/supernode/supernode_codelet.hpp"
+#include "kernels/supernode/supernode_solve.hpp"
 
 namespace hetsparse::codelets {
 
@@ -84,27 +85,28 @@ const rt::Kernel& supernode_solve_collect_kernel();
 const rt::Kernel& supernode_solve_store_kernel();
 const rt::Kernel& supernode_solve_permute_kernel();
 const rt::Kernel& supernode_assemble_kernel();
-const rt::Kernel& supernode_solve_subtrees_kernel();
+const rt::Kernel& supernode_solve_levels_kernel();
 
-// Leaf-subtree groups solved on the GPU in one task (kernels::supernode_subtrees_{forward,backward}_cuda):
-// per group its panels, unknowns and external block. Forward: x and ext written, the stage read;
-// backward: the stage read (the ancestors' solutions) and written (the groups' own), x read-written.
-struct SubtreeSolveGroup {
-  rt::HandleId panels, x, ext;  // ext 0 when the group has no external rows
-  std::int64_t ext_offset;
-  std::int32_t first, last, c0, c1, next, pad;
+// Supernodes solved level by level on the stage in one task (kernels::supernode_levels_{forward,
+// backward}_{cpu,cuda}, the GPU path of the supernodal solve): the unknowns are the stage's rows (the
+// factor's order); forward, the rows below send straight into the stage's rows of the ancestors;
+// backward, they read the ancestors' solutions there. Buffers: rows, locations, stage (ReadWrite),
+// the schedule's entries, then each group's panels (an entry's group k is buffer kLevelFirstPanel +
+// k). The levels: kernels::LevelSolveSchedule's segments, tiles and wide list for this task.
+inline constexpr int kLevelFirstPanel = 4;
+struct LevelSolveLevels {
+  std::vector<std::int32_t> segments;  // 3 * levels + 1
+  std::vector<std::int32_t> tiles;     // levels
+  std::vector<kernels::LevelSolveWide> wide;
 };
-struct SubtreeSolveHeader {  // followed by `count` SubtreeSolveItemArgs
-  std::int32_t forward, nrhs, ldn, count;
+struct LevelSolveHeader {  // then `wide` LevelSolveWide, 3 * levels + 1 segments, levels tiles
+  std::int32_t forward, nrhs, ldn, groups, levels, wide;
 };
-struct SubtreeSolveItemArgs {
-  std::int64_t ext_offset;
-  std::int32_t panels, x, ext, first, last, c0, c1, next;
-};
-// rows: every row list; ext_rows: every group's external rows; loc: the factor's PanelLocations.
-void insert_solve_subtrees(rt::TaskRuntime& rt, const rt::TaskOptions& opt, bool forward, rt::HandleId rows,
-                           rt::HandleId ext_rows, rt::HandleId loc, rt::HandleId stage, int ldn, int nrhs,
-                           const std::vector<SubtreeSolveGroup>& groups);
+void insert_solve_levels(rt::TaskRuntime& rt, const rt::TaskOptions& opt, bool forward, rt::HandleId rows,
+                         rt::HandleId loc, rt::HandleId stage, rt::HandleId entries, int ldn, int nrhs,
+                         const std::vector<rt::HandleId>& panels, const LevelSolveLevels& levels);
+// The levels back from a task's arguments (the glue's half of insert_solve_levels).
+LevelSolveHeader solve_levels_args(const void* cl_arg, LevelSolveLevels& levels);
 
 // A sweep: single-supernode groups solved one after another in one task (on the GPU: the per-group
 // kernels queued on the task's stream, one task instead of one per group and direction). Groups in
@@ -133,10 +135,6 @@ const rt::Kernel& supernode_solve_sweep_kernel();
 void insert_solve_sweep(rt::TaskRuntime& rt, const rt::TaskOptions& opt, bool forward, rt::HandleId rows,
                         rt::HandleId ext_rows, rt::HandleId stage, int ldn, int nrhs,
                         const std::vector<SweepGroup>& groups);
-// The handles such a sweep task over `groups` takes (for cutting long sweeps into tasks).
-std::size_t solve_sweep_handles(bool forward, rt::HandleId rows, rt::HandleId ext_rows, rt::HandleId stage,
-                                const std::vector<SweepGroup>& groups);
-
 // Forward step of a group on x (its unknowns): init copies its right-hand side in (x Write, else
 // ReadWrite), then the contributions `from` are subtracted, then (solve) the group is solved and its
 // external block `ext` (0 for a root) written. A CUDA task needs a group of one supernode.

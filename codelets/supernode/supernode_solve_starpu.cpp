@@ -193,53 +193,45 @@ struct AssembleTasks {
   }
 };
 
-struct SubtreeTasks {
-  // The same on a CPU worker, group after group (the kernels of one group task).
+// A level task's panels and schedule from its buffers (pointers of the worker's memory) and arguments.
+struct LevelCall {
+  LevelSolveLevels levels;
+  LevelSolveHeader h;
+  kernels::LevelSolvePanels panels{};
+  kernels::LevelSolveSchedule schedule{};
+  const kernels::PanelLocation* loc;
+  const std::int32_t* rows;
+  double* stage;
+  LevelCall(void* b[], const void* cl_arg)
+      : h(solve_levels_args(cl_arg, levels)),
+        loc(rt::vector_ptr<const kernels::PanelLocation>(b[1])),
+        rows(rt::vector_ptr<const std::int32_t>(b[0])),
+        stage(rt::vector_ptr<double>(b[2])) {
+    for (int k = 0; k < h.groups; ++k) panels.values[k] = rt::vector_ptr<const double>(b[kLevelFirstPanel + k]);
+    schedule = {rt::vector_ptr<const kernels::LevelSolveEntry>(b[3]), levels.segments.data(), levels.tiles.data(),
+                levels.wide.data(), h.levels};
+  }
+};
+
+struct LevelTasks {
   static void cpu(void* b[], void* cl_arg) {
-    const auto h = rt::task_args<SubtreeSolveHeader>(cl_arg);
-    const auto* ext_rows = rt::vector_ptr<const std::int32_t>(b[1]);
-    const auto* loc = rt::vector_ptr<const kernels::PanelLocation>(b[2]);
-    const auto* rows = rt::vector_ptr<const std::int32_t>(b[0]);
-    double* stage = rt::vector_ptr<double>(b[3]);
-    for (const SubtreeSolveItemArgs& it : rt::task_items<SubtreeSolveHeader, SubtreeSolveItemArgs>(cl_arg, h.count)) {
-      const kernels::SolveGroup g{loc, rows, rt::vector_ptr<const double>(b[it.panels]), ext_rows + it.ext_offset,
-                                  it.first, it.last, it.c0, it.c1, it.next, 0};
-      double* x = rt::vector_ptr<double>(b[it.x]);
-      double* ext = it.ext >= 0 ? rt::vector_ptr<double>(b[it.ext]) : nullptr;
-      const int n = it.c1 - it.c0, ldc = std::max(1, it.next);
-      double* work = cpu_work(kernels::supernode_group_solve_work_doubles(g, h.nrhs));
-      if (h.forward) {
-        kernels::supernode_solve_permute_cpu(stage + it.c0, h.ldn, nullptr, n, h.nrhs, x, n);
-        kernels::supernode_group_forward_cpu(g, x, n, ext, ldc, h.nrhs, work);
-      } else {
-        for (int r = 0; r < h.nrhs; ++r)
-          for (int p = 0; p < it.next; ++p)
-            ext[p + std::size_t(r) * ldc] = stage[g.ext[p] + std::size_t(r) * h.ldn];
-        kernels::supernode_group_backward_cpu(g, x, n, ext, ldc, h.nrhs, work);
-        for (int r = 0; r < h.nrhs; ++r)
-          for (int i = 0; i < n; ++i) stage[it.c0 + i + std::size_t(r) * h.ldn] = x[i + std::size_t(r) * n];
-      }
+    const LevelCall c(b, cl_arg);
+    if (c.h.forward) {
+      kernels::supernode_levels_forward_cpu(c.panels, c.schedule, c.loc, c.rows, c.stage, c.h.ldn, c.h.nrhs);
+    } else {
+      kernels::supernode_levels_backward_cpu(c.panels, c.schedule, c.loc, c.rows, c.stage, c.h.ldn, c.h.nrhs);
     }
   }
   static void cuda(void* b[], void* cl_arg) {
-    const auto h = rt::task_args<SubtreeSolveHeader>(cl_arg);
-    std::vector<kernels::SubtreeSolveItem> items;
-    const auto* ext_rows = rt::vector_ptr<const std::int32_t>(b[1]);
-    for (const SubtreeSolveItemArgs& it : rt::task_items<SubtreeSolveHeader, SubtreeSolveItemArgs>(cl_arg, h.count))
-      items.push_back({rt::vector_ptr<const double>(b[it.panels]), rt::vector_ptr<double>(b[it.x]),
-                       it.ext >= 0 ? rt::vector_ptr<double>(b[it.ext]) : nullptr, ext_rows + it.ext_offset, it.first,
-                       it.last, it.c0, it.c1, it.next, 0});
-    if (items.empty()) return;
+    const LevelCall c(b, cl_arg);
     cudaStream_t stream = rt::cuda::local_stream();
-    const kernels::SubtreeSolveItem* d = items.data();  // host items: the kernel copies them over
-    const auto* loc = rt::vector_ptr<const kernels::PanelLocation>(b[2]);
-    const auto* rows = rt::vector_ptr<const std::int32_t>(b[0]);
-    if (h.forward) {
-      kernels::supernode_subtrees_forward_cuda(stream, d, h.count, loc, rows, rt::vector_ptr<const double>(b[3]), h.ldn,
-                                               h.nrhs);
+    cublasHandle_t handle = rt::cuda::local_cublas();
+    if (c.h.forward) {
+      kernels::supernode_levels_forward_cuda(handle, stream, c.panels, c.schedule, c.loc, c.rows, c.stage, c.h.ldn,
+                                             c.h.nrhs);
     } else {
-      kernels::supernode_subtrees_backward_cuda(stream, d, h.count, loc, rows, rt::vector_ptr<double>(b[3]), h.ldn,
-                                                h.nrhs);
+      kernels::supernode_levels_backward_cuda(handle, stream, c.panels, c.schedule, c.loc, c.rows, c.stage, c.h.ldn,
+                                              c.h.nrhs);
     }
   }
 };
@@ -319,7 +311,7 @@ struct SweepTasks {
 }  // namespace
 
 void bind_supernode_solve(rt::StarpuBindings& b) {
-  b.bind<SubtreeTasks>(supernode_solve_subtrees_kernel());
+  b.bind<LevelTasks>(supernode_solve_levels_kernel());
   b.bind<SweepTasks>(supernode_solve_sweep_kernel());
   b.bind<ForwardTasks>(supernode_solve_forward_kernel());
   b.bind<BackwardTasks>(supernode_solve_backward_kernel());

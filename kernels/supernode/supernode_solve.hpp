@@ -27,6 +27,12 @@ void supernode_panel_forward_cuda(cublasHandle_t handle, cudaStream_t stream, Co
                                   double* below, int ldb, int nrhs);
 void supernode_panel_backward_cuda(cublasHandle_t handle, cudaStream_t stream, ConstPanelRef p, double* x, int ldx,
                                    const double* below, int ldb, int nrhs);
+// Their diagonal-block halves: x = D^-1 x (forward) or D^-T x (backward) for the nc x nc lower
+// triangle at D (leading dimension ld), in column blocks of kSolveBlock.
+void supernode_diagonal_forward_cuda(cublasHandle_t handle, cudaStream_t stream, const double* D, int ld, int nc,
+                                     double* x, int ldx, int nrhs);
+void supernode_diagonal_backward_cuda(cublasHandle_t handle, cudaStream_t stream, const double* D, int ld, int nc,
+                                      double* x, int ldx, int nrhs);
 
 // Positions [p0, p1) of a compact block whose rows are rows[0 ..] (global row numbers), against a
 // block of unknowns holding global rows [c0, c0 + block rows) with leading dimension ldb:
@@ -81,24 +87,62 @@ void supernode_group_forward_cpu(const SolveGroup& g, double* x, int ldx, double
 void supernode_group_backward_cpu(const SolveGroup& g, double* x, int ldx, const double* w, int ldw, int nrhs,
                                   double* work);
 
-// Leaf-subtree groups on the GPU, one thread block per group, all of a call's groups in one launch
-// (the CPU kernels above, for the node whose CPUs cannot stream the subtrees' panels fast enough).
-// Device pointers in host-memory items (copied over for the launch). Forward: x (c1 - c0 rows, ld c1 - c0) = the group's rows of
-// stage (the factor's order, ld ldn), then the group solved, ext (next x nrhs) receiving what its
-// rows send outside (overwritten). Backward: ext = the stage's rows ext_rows (the ancestors' solved
-// unknowns, stored there first), the group solved on x, then x written into the stage.
-struct SubtreeSolveItem {
-  const double* values;  // the group's panels (loc[first] at offset 0)
-  double* x;
-  double* ext;
-  const std::int32_t* ext_rows;
-  std::int32_t first, last, c0, c1, next, pad;
+// The whole solve level by level, in place on the stage (the right-hand side in the factor's order,
+// n x nrhs, ld ldn): forward, each supernode's unknowns (the stage's rows of its columns) are solved
+// with its diagonal block and what its rows below send is subtracted from the stage's rows there
+// (its ancestors'); backward, its unknowns take off what the stage's rows below send back (already
+// solved) and are solved with the transposed diagonal block. The supernodes of one level are
+// independent (none is an ancestor of another), so a level runs in parallel; forward goes up the
+// levels, backward down. On the GPU the stage's rows are updated with atomic adds, so the summation
+// order (and the last bits) may change from run to run.
+struct LevelSolveEntry {
+  std::int64_t offset;      // the panel's first value within its group's panels
+  std::int32_t supernode;   // index into loc
+  std::int32_t group;       // index into LevelSolvePanels::values
+  std::int32_t tile_begin;  // block and wide classes: its first tile of rows below within its level
+  std::int32_t pad;
 };
-void supernode_subtrees_forward_cuda(cudaStream_t stream, const SubtreeSolveItem* items, int count,
-                                     const PanelLocation* loc, const std::int32_t* rows, const double* stage, int ldn,
-                                     int nrhs);
-void supernode_subtrees_backward_cuda(cudaStream_t stream, const SubtreeSolveItem* items, int count,
-                                      const PanelLocation* loc, const std::int32_t* rows, double* stage, int ldn,
-                                      int nrhs);
+// Groups one call may take: their panel pointers travel as a kernel parameter (under 4 KB).
+inline constexpr int kLevelSolveMaxGroups = 240;
+struct LevelSolvePanels {
+  const double* values[kLevelSolveMaxGroups];
+};
+// The rows below a supernode of the block and wide classes go in tiles of kLevelTileRows rows by
+// kLevelTileCols columns, many thread blocks per supernode.
+inline constexpr int kLevelTileRows = 128;
+inline constexpr int kLevelTileCols = 32;
+inline std::int32_t level_solve_tiles(const PanelLocation& l) {
+  const std::int32_t m = l.nrows - l.ncols;
+  return (m + kLevelTileRows - 1) / kLevelTileRows * ((l.ncols + kLevelTileCols - 1) / kLevelTileCols);
+}
+// A supernode of the wide class, whose diagonal block cuBLAS solves (supernode_diagonal_*_cuda).
+struct LevelSolveWide {
+  std::int64_t offset;
+  std::int32_t group, nrows, ncols, first_col;
+};
+// Level l is entries [segments[3l], segments[3l + 3]): the warp class [3l, 3l + 1) (a warp solves
+// each supernode whole), the block class [3l + 1, 3l + 2) (a thread block solves each diagonal
+// block) and the wide class [3l + 2, 3l + 3) (cuBLAS does, wide[] in the same order); the rows below
+// of both are tiles, tiles[l] of them (tile_begin counts from the level's first block-class entry).
+// The CPU ones are the serial reference (supernode_panel_{forward,backward}_cpu per entry, classes
+// ignored); the CUDA ones take device entries, loc, rows and stage, the rest from the host.
+struct LevelSolveSchedule {
+  const LevelSolveEntry* entries;
+  const std::int32_t* segments;  // 3 * levels + 1
+  const std::int32_t* tiles;     // levels
+  const LevelSolveWide* wide;    // segments' wide classes, level after level
+  int levels;
+};
+void supernode_levels_forward_cpu(const LevelSolvePanels& panels, const LevelSolveSchedule& s,
+                                  const PanelLocation* loc, const std::int32_t* rows, double* stage, int ldn, int nrhs);
+void supernode_levels_backward_cpu(const LevelSolvePanels& panels, const LevelSolveSchedule& s,
+                                   const PanelLocation* loc, const std::int32_t* rows, double* stage, int ldn,
+                                   int nrhs);
+void supernode_levels_forward_cuda(cublasHandle_t handle, cudaStream_t stream, const LevelSolvePanels& panels,
+                                   const LevelSolveSchedule& s, const PanelLocation* loc, const std::int32_t* rows,
+                                   double* stage, int ldn, int nrhs);
+void supernode_levels_backward_cuda(cublasHandle_t handle, cudaStream_t stream, const LevelSolvePanels& panels,
+                                    const LevelSolveSchedule& s, const PanelLocation* loc, const std::int32_t* rows,
+                                    double* stage, int ldn, int nrhs);
 
 }  // namespace hetsparse::kernels

@@ -4,7 +4,9 @@
 // the diagonal block below it, so wide top separators run at GEMV bandwidth instead of the single
 // thread block of one large cublasDtrsv. The rows below take one GEMV (GEMM) over L21.
 #include <algorithm>
+#include <string>
 
+#include "hetsparse/error.hpp"
 #include "kernels/common/cublas_params.hpp"
 #include "kernels/common/cuda_check.hpp"
 #include "kernels/supernode/cublas_stream_scope.hpp"
@@ -44,24 +46,52 @@ void triangular(cublasHandle_t h, cublasOperation_t op, int jb, const double* D,
 
 }  // namespace
 
+void supernode_diagonal_forward_cuda(cublasHandle_t handle, cudaStream_t stream, const double* D, int ld, int nc,
+                                     double* x, int ldx, int nrhs) {
+  constexpr const char* routine = "supernode_diagonal_forward_cuda";
+  if (nc < 0 || ld < std::max(1, nc) || ldx < std::max(1, nc) || nrhs < 0 || (nc > 0 && nrhs > 0 && (!D || !x)))
+    throw InvalidArgument(std::string(routine) + ": nc = " + std::to_string(nc) + ", ld = " + std::to_string(ld) +
+                          ", ldx = " + std::to_string(ldx) + ", nrhs = " + std::to_string(nrhs) + " or a null block");
+  if (nc == 0 || nrhs == 0) return;
+  CublasStreamScope bound(handle, stream, routine);
+  CublasPointerModeScope host_scalars(handle, CUBLAS_POINTER_MODE_HOST, routine);
+  for (int j0 = 0; j0 < nc; j0 += kSolveBlock) {
+    const int jb = std::min(kSolveBlock, nc - j0);
+    const double* B = D + j0 + static_cast<std::size_t>(j0) * ld;
+    triangular(handle, CUBLAS_OP_N, jb, B, ld, x + j0, ldx, nrhs, "diagonal block in supernode_diagonal_forward_cuda");
+    multiply(handle, CUBLAS_OP_N, nc - j0 - jb, jb, -1.0, B + jb, ld, x + j0, ldx, 1.0, x + j0 + jb, ldx, nrhs,
+             "diagonal-block update in supernode_diagonal_forward_cuda");
+  }
+}
+
+void supernode_diagonal_backward_cuda(cublasHandle_t handle, cudaStream_t stream, const double* D, int ld, int nc,
+                                      double* x, int ldx, int nrhs) {
+  constexpr const char* routine = "supernode_diagonal_backward_cuda";
+  if (nc < 0 || ld < std::max(1, nc) || ldx < std::max(1, nc) || nrhs < 0 || (nc > 0 && nrhs > 0 && (!D || !x)))
+    throw InvalidArgument(std::string(routine) + ": nc = " + std::to_string(nc) + ", ld = " + std::to_string(ld) +
+                          ", ldx = " + std::to_string(ldx) + ", nrhs = " + std::to_string(nrhs) + " or a null block");
+  if (nc == 0 || nrhs == 0) return;
+  CublasStreamScope bound(handle, stream, routine);
+  CublasPointerModeScope host_scalars(handle, CUBLAS_POINTER_MODE_HOST, routine);
+  for (int j0 = (nc - 1) / kSolveBlock * kSolveBlock; j0 >= 0; j0 -= kSolveBlock) {
+    const int jb = std::min(kSolveBlock, nc - j0);
+    const double* B = D + j0 + static_cast<std::size_t>(j0) * ld;
+    multiply(handle, CUBLAS_OP_T, nc - j0 - jb, jb, -1.0, B + jb, ld, x + j0 + jb, ldx, 1.0, x + j0, ldx, nrhs,
+             "diagonal-block update in supernode_diagonal_backward_cuda");
+    triangular(handle, CUBLAS_OP_T, jb, B, ld, x + j0, ldx, nrhs, "diagonal block in supernode_diagonal_backward_cuda");
+  }
+}
+
 void supernode_panel_forward_cuda(cublasHandle_t handle, cudaStream_t stream, ConstPanelRef p, double* x, int ldx,
                                   double* below, int ldb, int nrhs) {
   constexpr const char* routine = "supernode_panel_forward_cuda";
   check_panel_solve(routine, p, x, ldx, below, ldb, nrhs);
   if (nrhs == 0) return;
+  supernode_diagonal_forward_cuda(handle, stream, p.values, p.nrows, p.ncols, x, ldx, nrhs);
   CublasStreamScope bound(handle, stream, routine);
   CublasPointerModeScope host_scalars(handle, CUBLAS_POINTER_MODE_HOST, routine);
-  const int ld = p.nrows;
-  for (int j0 = 0; j0 < p.ncols; j0 += kSolveBlock) {
-    const int jb = std::min(kSolveBlock, p.ncols - j0);
-    const double* D = p.values + j0 + static_cast<std::size_t>(j0) * ld;
-    triangular(handle, CUBLAS_OP_N, jb, D, ld, x + j0, ldx, nrhs, "diagonal block in supernode_panel_forward_cuda");
-    const int rest = p.ncols - j0 - jb;  // rows of the diagonal block under this column block
-    multiply(handle, CUBLAS_OP_N, rest, jb, -1.0, D + jb, ld, x + j0, ldx, 1.0, x + j0 + jb, ldx, nrhs,
-             "diagonal-block update in supernode_panel_forward_cuda");
-  }
-  multiply(handle, CUBLAS_OP_N, p.nrows - p.ncols, p.ncols, 1.0, p.values + p.ncols, ld, x, ldx, 0.0, below, ldb, nrhs,
-           "rows below in supernode_panel_forward_cuda");
+  multiply(handle, CUBLAS_OP_N, p.nrows - p.ncols, p.ncols, 1.0, p.values + p.ncols, p.nrows, x, ldx, 0.0, below, ldb,
+           nrhs, "rows below in supernode_panel_forward_cuda");
 }
 
 void supernode_panel_backward_cuda(cublasHandle_t handle, cudaStream_t stream, ConstPanelRef p, double* x, int ldx,
@@ -69,20 +99,13 @@ void supernode_panel_backward_cuda(cublasHandle_t handle, cudaStream_t stream, C
   constexpr const char* routine = "supernode_panel_backward_cuda";
   check_panel_solve(routine, p, x, ldx, below, ldb, nrhs);
   if (nrhs == 0) return;
-  CublasStreamScope bound(handle, stream, routine);
-  CublasPointerModeScope host_scalars(handle, CUBLAS_POINTER_MODE_HOST, routine);
-  const int ld = p.nrows;
-  multiply(handle, CUBLAS_OP_T, p.nrows - p.ncols, p.ncols, -1.0, p.values + p.ncols, ld, below, ldb, 1.0, x, ldx,
-           nrhs, "rows below in supernode_panel_backward_cuda");
-  const int last = (p.ncols - 1) / kSolveBlock * kSolveBlock;
-  for (int j0 = last; j0 >= 0; j0 -= kSolveBlock) {
-    const int jb = std::min(kSolveBlock, p.ncols - j0);
-    const double* D = p.values + j0 + static_cast<std::size_t>(j0) * ld;
-    const int rest = p.ncols - j0 - jb;
-    multiply(handle, CUBLAS_OP_T, rest, jb, -1.0, D + jb, ld, x + j0 + jb, ldx, 1.0, x + j0, ldx, nrhs,
-             "diagonal-block update in supernode_panel_backward_cuda");
-    triangular(handle, CUBLAS_OP_T, jb, D, ld, x + j0, ldx, nrhs, "diagonal block in supernode_panel_backward_cuda");
+  {
+    CublasStreamScope bound(handle, stream, routine);
+    CublasPointerModeScope host_scalars(handle, CUBLAS_POINTER_MODE_HOST, routine);
+    multiply(handle, CUBLAS_OP_T, p.nrows - p.ncols, p.ncols, -1.0, p.values + p.ncols, p.nrows, below, ldb, 1.0, x,
+             ldx, nrhs, "rows below in supernode_panel_backward_cuda");
   }
+  supernode_diagonal_backward_cuda(handle, stream, p.values, p.nrows, p.ncols, x, ldx, nrhs);
 }
 
 }  // namespace hetsparse::kernels

@@ -89,6 +89,21 @@ void Runtime::wait_all() {
   rethrow_task_error();
 }
 
+std::optional<Runtime::BusBytes> Runtime::take_bus_bytes() {
+  if (!running_ || !starpu_profiling_status_get()) return std::nullopt;
+  BusBytes b;
+  for (int bus = 0; bus < starpu_bus_get_count(); ++bus) {
+    starpu_profiling_bus_info info{};
+    if (starpu_bus_get_profiling_info(bus, &info) != 0) continue;  // reads and resets the bus's counters
+    const bool from_ram = starpu_node_get_kind(starpu_bus_get_src(bus)) == STARPU_CPU_RAM;
+    const bool to_ram = starpu_node_get_kind(starpu_bus_get_dst(bus)) == STARPU_CPU_RAM;
+    if (from_ram && to_ram) continue;  // between NUMA nodes
+    (from_ram ? b.to_gpu : to_ram ? b.from_gpu : b.between_gpus) += info.transferred_bytes;
+    b.transfers += info.transfer_count;
+  }
+  return b;
+}
+
 std::size_t Runtime::pending_tasks() const {
   const int n = starpu_task_nsubmitted();
   return n > 0 ? static_cast<std::size_t>(n) : 0;

@@ -2,6 +2,7 @@
 // FxT tracing. One Runtime may exist at a time (StarPU is process-global).
 #pragma once
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -71,6 +72,13 @@ class Runtime final : public TaskRuntime {
   void resume_workers() override;
   void acquire_on_host(HandleId, Access) override;
   void release_on_host(HandleId) override;
+
+  // Bytes StarPU moved between host memory and GPUs since the last call (or since start), when its
+  // profiling is on (STARPU_PROFILING=1); nullopt otherwise. What a phase sends across PCIe.
+  struct BusBytes {
+    long long to_gpu = 0, from_gpu = 0, between_gpus = 0, transfers = 0;
+  };
+  std::optional<BusBytes> take_bus_bytes();
 
  private:
   struct Impl;

@@ -12,6 +12,7 @@
 #include "symbolic/analysis.hpp"
 #include "planners/supernodal_cholesky.hpp"
 #include "codelets/supernode/supernode_solve_codelet.hpp"
+#include "hetsparse/error.hpp"
 #include "planners/supernodal_solve.hpp"
 #include "runtime/recording_runtime.hpp"
 #include "sparse/convert.hpp"
@@ -234,30 +235,23 @@ TEST(SupernodalSolveDag, LongLinkListsBecomeChains) {
   }
 }
 
-// Leaf subtrees placed on Cuda with a locations handle: batched tasks (each subtree group in exactly
-// one forward and one backward task), forward before every other forward task that reads them, the
-// backward after every other group stored its solution into the stage, one collect at the end.
-TEST(SupernodalSolveDag, SubtreesOnTheGpuAreBatched) {
+// The level-ordered solve's tasks: every chunk forward in order, then backward in reverse, each a
+// CUDA task after the one before (the stage), with each group's panels in exactly one task per
+// direction; the right-hand side in and the solution out as the path says.
+TEST(SupernodalSolveDag, LevelSolveChainsItsChunksOnTheStage) {
   for (const bool device : {false, true}) {
     rt::RecordingRuntime r;
     r.set_cuda_workers(1);
+    r.set_cpu_workers(4);
     const auto sym = cholesky::analyze(triangle(laplacian_3d(16, 15, 14), Triangle::Lower));
     const auto layout = planners::plan_factor_layout(sym, 2e5);
     std::vector<int> info(sym.num_supernodes(), 0);
     planners::RegisteredFactor data(r, sym, layout, nullptr, info.data());
-    const index_t G = layout.num_groups();
-    std::vector<rt::Where> where(G, rt::Where::Cuda);
-    const planners::SolvePlan plan = planners::plan_supernodal_solve(sym, layout, where);
-    planners::SolveHandles h{};
-    h.panels = &data.group;
-    h.rows = data.rows;
-    h.ext_rows = r.register_vector({nullptr, plan.ext_rows.size() + 1, 4, -1, false});
-    h.loc = r.register_vector({nullptr, layout.loc.size(), sizeof(layout.loc[0]), -1, false});
-    for (index_t g = 0; g < G; ++g) {
-      h.x.push_back(r.register_temporary(plan.rows(g), 8));
-      h.ext.push_back(plan.next(g) ? r.register_temporary(plan.next(g), 8) : 0);
-    }
-    h.stage = r.register_temporary(sym.n, 8);
+    planners::LevelSolveOptions o;
+    o.max_groups = 5;  // several chunks
+    const planners::LevelSolvePlan plan = planners::plan_level_solve(sym, layout, o);
+    ASSERT_GT(plan.chunks.size(), 2u);
+    planners::LevelSolveHandles h{&data.group, data.rows, 0, 0, 0};
     planners::SolveRhs rhs;
     std::vector<double> b(sym.n);
     if (device) {
@@ -268,40 +262,54 @@ TEST(SupernodalSolveDag, SubtreesOnTheGpuAreBatched) {
       rhs.host_b = b.data();
       rhs.ldb = sym.n;
     }
+    EXPECT_THROW(planners::submit_level_solve(r, sym, plan, h, rhs), InvalidArgument);  // handles missing
+    h.loc = r.register_vector({nullptr, layout.loc.size(), sizeof(layout.loc[0]), -1, false});
+    h.entries = r.register_vector({nullptr, plan.entries.size(), sizeof(plan.entries[0]), -1, false});
+    h.stage = r.register_temporary(sym.n, 8);
     const std::size_t first = r.tasks().size();
-    planners::submit_supernodal_solve(r, sym, layout, plan, h, rhs);
-    std::map<rt::HandleId, index_t> group_of_x;
-    for (index_t g = 0; g < G; ++g) group_of_x[h.x[g]] = g;
+    const auto st = planners::submit_level_solve(r, sym, plan, h, rhs);
+    const auto& tasks = r.tasks();
+    EXPECT_EQ(st.tasks, static_cast<long long>(tasks.size() - first));
+    std::map<rt::HandleId, index_t> group_of_panels;
+    for (index_t g = 0; g < layout.num_groups(); ++g) group_of_panels[data.group[g]] = g;
     std::map<index_t, int> fwd, bwd;
-    std::size_t last_store = 0, first_batched_bwd = 0, last_fwd = 0;
-    int subtrees = 0;
-    for (index_t g = 0; g < G; ++g) subtrees += layout.subtree[g] && layout.group_begin[g + 1] - layout.group_begin[g] > 1;
-    ASSERT_GT(subtrees, 1);
-    for (std::size_t i = first; i < r.tasks().size(); ++i) {
-      const auto& t = r.tasks()[i];
-      if (t.kernel == "sn_solve_subtrees") {
-        EXPECT_EQ(t.spec.where, rt::Where::Cuda);
-        EXPECT_LE(t.spec.data.size(), rt::kMaxTaskData);
-        const bool forward = t.spec.name.find("fwd") != std::string::npos;
-        if (!forward && !first_batched_bwd) first_batched_bwd = i;
-        for (const auto& d : t.spec.data)
-          if (group_of_x.count(d.handle)) ++(forward ? fwd : bwd)[group_of_x.at(d.handle)];
-      } else if (t.kernel == "sn_solve_forward" || t.kernel == "sn_solve_sweep") {
-        last_fwd = i;
-      } else if (t.kernel == "sn_solve_store" && t.spec.data[0].handle == h.stage) {
-        last_store = i;
+    std::size_t previous = 0, levels = 0;
+    for (std::size_t i = first; i < tasks.size(); ++i) {
+      const auto& t = tasks[i];
+      if (i == first && device) {
+        EXPECT_EQ(t.kernel, "sn_solve_permute");
       }
+      if (t.kernel != "sn_solve_levels") {
+        if (levels > 0) {
+          EXPECT_TRUE(reads(t.spec, h.stage)) << t.spec.name;
+          EXPECT_TRUE(std::binary_search(t.deps.begin(), t.deps.end(), previous)) << t.spec.name;
+          EXPECT_EQ(t.kernel, device ? "sn_solve_store" : "sn_solve_collect");
+        }
+        continue;
+      }
+      const bool forward = levels < plan.chunks.size();
+      const auto& chunk = plan.chunks[forward ? levels : 2 * plan.chunks.size() - 1 - levels];
+      EXPECT_EQ(t.spec.where, rt::Where::Cuda);
+      EXPECT_LE(t.spec.data.size(), rt::kMaxTaskData);
+      EXPECT_EQ(t.spec.data.size(), chunk.groups.size() + codelets::kLevelFirstPanel);
+      EXPECT_EQ(t.spec.data[2].handle, h.stage);
+      EXPECT_EQ(t.spec.data[2].mode, rt::Access::ReadWrite);
+      if (i > first + (device ? 1 : 0)) {
+        EXPECT_TRUE(std::binary_search(t.deps.begin(), t.deps.end(), i - 1)) << t.spec.name;
+      }
+      for (std::size_t k = codelets::kLevelFirstPanel; k < t.spec.data.size(); ++k) {
+        const index_t g = group_of_panels.at(t.spec.data[k].handle);
+        EXPECT_EQ(g, chunk.groups[k - codelets::kLevelFirstPanel]);
+        ++(forward ? fwd : bwd)[g];
+      }
+      previous = i;
+      ++levels;
     }
-    for (index_t g = 0; g < G; ++g) {
-      const bool multi = layout.group_begin[g + 1] - layout.group_begin[g] > 1;
-      EXPECT_EQ(fwd.count(g) ? fwd[g] : 0, multi ? 1 : 0) << g;
-      EXPECT_EQ(bwd.count(g) ? bwd[g] : 0, multi ? 1 : 0) << g;
+    EXPECT_EQ(levels, 2 * plan.chunks.size());
+    for (index_t g = 0; g < layout.num_groups(); ++g) {
+      EXPECT_EQ(fwd[g], 1) << g;
+      EXPECT_EQ(bwd[g], 1) << g;
     }
-    EXPECT_GT(first_batched_bwd, last_store);
-    EXPECT_GT(first_batched_bwd, last_fwd);
-    // The batched backward waits for the stage stores (it reads the ancestors' solutions there).
-    const auto& deps = r.tasks()[first_batched_bwd].deps;
-    EXPECT_TRUE(std::binary_search(deps.begin(), deps.end(), last_store));
   }
 }
 
