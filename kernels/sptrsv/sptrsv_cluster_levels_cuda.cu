@@ -154,8 +154,9 @@ __device__ __forceinline__ void barrier_wait() {
 // One level: solves the thread's rows of this one ([first, end), the first already in `held`) and
 // loads its first row of the next level into `next` (positions [next_first, next_end)). In a
 // cluster the first row's x goes to the ring before the barrier and to global memory after its arrive
-// (no dependent reads it there before kRingLevels more barriers); rows past the first, and every row
-// of a single block (which has no ring codes), go to global memory before the barrier.
+// (no packed slot reads it there before kRingLevels more barriers; overflow entries do, so with an
+// overflow CSR it goes before the barrier); rows past the first, and every row of a single block,
+// go to global memory before the barrier.
 template <bool Cluster, bool Ring, int Width, int Threads>
 __device__ __forceinline__ void level_step(const Packed& m, index_t level, index_t t, index_t threads, index_t first,
                                            index_t end, index_t next_first, index_t next_end,
@@ -168,10 +169,13 @@ __device__ __forceinline__ void level_step(const Packed& m, index_t level, index
   }
   const bool has = first + t < end;
   double value = 0.0;
+  // A row's overflow entries read x from global memory even for the last level's first rows, so with
+  // an overflow CSR a cluster stores those before the barrier too (its release publishes them).
+  const bool store_late = Cluster && m.overflow_ptr == nullptr;
   if (has) {
     value = row_value<Cluster, Ring, Width, Threads>(m, held, x, ring);
     if constexpr (Ring) ring[level % kRing][threadIdx.x] = value;
-    if constexpr (!Cluster) x[held.row] = value;
+    if (!store_late) x[held.row] = value;
   }
   for (index_t p = first + t + threads; p < end; p += threads) {
     HeldRow<Width> row;
@@ -182,7 +186,7 @@ __device__ __forceinline__ void level_step(const Packed& m, index_t level, index
   if constexpr (Cluster) {
     if (next_first + t < next_end) load_row(m, next_first + t, next);
     prefetch_ahead<Width>(m, t, next_first, next_end);
-    if (has) x[held.row] = value;
+    if (has && store_late) x[held.row] = value;
   }
   barrier_wait<Cluster>();
 }
