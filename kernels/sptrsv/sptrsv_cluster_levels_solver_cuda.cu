@@ -1,0 +1,121 @@
+// ClusterLevelsSolver (see sptrsv_cluster_levels.hpp): the plan shrunk to what the device
+// co-schedules, the rows packed (on the device when no row overflows), b gathered into level order
+// and the runs launched (sptrsv_cluster_levels_cuda.cu) or solved by level-set launches.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "hetsparse/error.hpp"
+#include "kernels/common/cuda_check.hpp"
+#include "kernels/split/split.hpp"
+#include "kernels/sptrsv/sptrsv_cluster_levels.hpp"
+#include "kernels/sptrsv/sptrsv_cluster_levels_launch.hpp"
+
+namespace hetsparse::kernels {
+namespace {
+
+using cluster_levels_detail::feasible_for;
+using cluster_levels_detail::launch_for;
+using cluster_levels_detail::Packed;
+
+template <class T>
+T* allocate(std::size_t count, std::vector<void*>& allocations) {
+  void* p = nullptr;
+  check_cuda(cudaMalloc(&p, std::max<std::size_t>(count, 1) * sizeof(T)), "cudaMalloc in ClusterLevelsSolver");
+  allocations.push_back(p);
+  return static_cast<T*>(p);
+}
+
+template <class T>
+T* upload(cudaStream_t stream, const std::vector<T>& v, std::vector<void*>& allocations) {
+  if (v.empty()) return nullptr;
+  T* p = allocate<T>(v.size(), allocations);
+  check_cuda(cudaMemcpyAsync(p, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice, stream),
+             "cudaMemcpyAsync in ClusterLevelsSolver");
+  return p;
+}
+
+}  // namespace
+
+struct ClusterLevelsSolver::DeviceArrays {
+  std::vector<void*> allocations;
+  Packed packed{};
+  const index_t* level_ptr = nullptr;
+  double* rhs = nullptr;
+  ~DeviceArrays() {
+    for (void* p : allocations) cudaFree(p);
+  }
+};
+
+ClusterLevelsSolver::ClusterLevelsSolver(cudaStream_t stream, const TriangularView& host,
+                                         const TriangularDeviceView& device, const ClusterLevelsOptions& options,
+                                         index_t longest_row)
+    : device_(device), arrays_(std::make_unique<DeviceArrays>()) {
+  if (host.n != device.n || host.num_levels != device.num_levels || host.upper != device.upper) {
+    throw InvalidArgument("ClusterLevelsSolver: the host and device views describe different matrices");
+  }
+  const index_t longest = longest_row >= 0 ? longest_row : cluster_levels_longest(host);
+  if (longest > ClusterLevelsPack::kMaxWidth && host.rowptr == nullptr) {
+    throw InvalidArgument("ClusterLevelsSolver: rows of " + std::to_string(longest) +
+                          " off-diagonals overflow the pack, which then needs the host matrix");
+  }
+  width_ = longest <= 2 ? 2 : longest <= 4 ? 4 : ClusterLevelsPack::kMaxWidth;
+  ClusterLevelsOptions o = options;
+  // A 1024-thread block of width 4 spills its two held rows (64 registers) and measured slower than
+  // 512-thread blocks; width 8 does not fit at all.
+  if (width_ == ClusterLevelsPack::kMaxWidth || (width_ == 4 && o.block_threads == 0)) o.block_threads = 512;
+  plan_ = plan_cluster_levels(host, o);
+  if (host.n == 0) return;
+  if (device.level_rows == nullptr || device.host_level_ptr == nullptr || device.host_level_nnz == nullptr) {
+    throw InvalidArgument("ClusterLevelsSolver: the device view carries no level schedule");
+  }
+  plan_.cluster_blocks = feasible_for(width_, plan_.block_threads, plan_.cluster_blocks);
+  DeviceArrays& a = *arrays_;
+  std::vector<void*>& mem = a.allocations;
+  a.level_ptr = upload(stream, std::vector<index_t>(host.level_ptr, host.level_ptr + host.num_levels + 1), mem);
+  a.packed.n = host.n;
+  a.packed.level_rows = device.level_rows;
+  if (longest <= ClusterLevelsPack::kMaxWidth) {  // no overflow: pack on the device (ring codes follow the final plan)
+    const auto n = static_cast<std::size_t>(host.n), w = static_cast<std::size_t>(width_);
+    ClusterLevelsDevicePack out{allocate<double>(n, mem), allocate<index_t>(w * n, mem), allocate<double>(w * n, mem)};
+    pack_cluster_levels_cuda(stream, device, a.level_ptr, plan_, width_, out);
+    a.packed.diagonal = out.diagonal;
+    a.packed.cols = out.cols;
+    a.packed.values = out.values;
+  } else {
+    const ClusterLevelsPack pack = pack_cluster_levels(host, plan_);
+    a.packed.diagonal = upload(stream, pack.diagonal, mem);
+    a.packed.cols = upload(stream, pack.cols, mem);
+    a.packed.values = upload(stream, pack.values, mem);
+    a.packed.overflow_ptr = upload(stream, pack.overflow_ptr, mem);
+    a.packed.overflow_cols = upload(stream, pack.overflow_cols, mem);
+    a.packed.overflow_values = upload(stream, pack.overflow_values, mem);
+    check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize in ClusterLevelsSolver");  // pack freed next
+  }
+  a.rhs = allocate<double>(static_cast<std::size_t>(host.n), mem);
+  a.packed.rhs = a.rhs;
+  a.packed.prefetch_levels = plan_.prefetch_levels;
+  check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize in ClusterLevelsSolver");
+}
+
+ClusterLevelsSolver::~ClusterLevelsSolver() = default;
+
+void ClusterLevelsSolver::solve(cudaStream_t stream, const double* b, double* x) const {
+  if (device_.n == 0) return;
+  const DeviceArrays& a = *arrays_;
+  split_gather_cuda(stream, device_.level_rows, device_.n, 0, b, device_.n, a.rhs, device_.n, nullptr, 0, 1);
+  const int blocks = plan_.cluster_blocks;
+  for (const ClusterLevelsRun& run : plan_.runs) {
+    if (run.wide) {
+      // Reads b itself, which still holds every row of these levels: b may be x, but a row's x is
+      // written only when its level is solved.
+      sptrsv_levelset_range_cuda(stream, device_, b, x, run.level_begin, run.level_end);
+    } else {
+      launch_for(width_, plan_.block_threads, stream, blocks, plan_.one_block_ring, a.packed, a.level_ptr, run, x);
+    }
+  }
+}
+
+}  // namespace hetsparse::kernels
