@@ -86,17 +86,9 @@ __global__ void __launch_bounds__(kTileThreads)
     if constexpr (FORWARD) {  // a thread per row: its sum over the tile's columns into the stage
       const int i = i_begin + tid;
       if (i < i_end) {
-        double acc[RB] = {};
-        for (int j = c0; j < c0 + cw; ++j) {
-          const double l = s.P[i + static_cast<long long>(j) * s.nr];
-#pragma unroll
-          for (int q = 0; q < RB; ++q)
-            if (q < nb) acc[q] += l * x[j + static_cast<long long>(q) * ldn];
-        }
-        const long long row = s.R[i];
-#pragma unroll
-        for (int q = 0; q < RB; ++q)
-          if (q < nb) atomicAdd(stage + row + static_cast<long long>(r0 + q) * ldn, -acc[q]);
+        double acc[RB];
+        row_times_columns<RB>(s, i, c0, c0 + cw, x, ldn, nb, acc);
+        subtract_from_stage<RB>(stage, s.R[i], r0, ldn, nb, acc);
       }
     } else {  // a lane per column, the warps split the rows; their sums into the supernode's unknowns
       double sub[RB] = {};

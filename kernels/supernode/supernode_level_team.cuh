@@ -90,6 +90,30 @@ __device__ __forceinline__ void warp_upper_solve(const Supernode& s, double* x, 
 
 // Forward on one supernode by a team: the diagonal block, and with FULL the rows below too
 // ((row, 32 columns) items, consecutive lanes on consecutive rows).
+// acc[q] = sum over the columns j in [j0, j1) of P(i, j) x(j, q), q < nb: row i of the panel against
+// a column range of the supernode's unknowns.
+template <int RB>
+__device__ __forceinline__ void row_times_columns(const Supernode& s, int i, int j0, int j1, const double* x, int ldn,
+                                                  int nb, double (&acc)[RB]) {
+#pragma unroll
+  for (int q = 0; q < RB; ++q) acc[q] = 0.0;
+  for (int j = j0; j < j1; ++j) {
+    const double l = s.P[i + static_cast<long long>(j) * s.nr];
+#pragma unroll
+    for (int q = 0; q < RB; ++q)
+      if (q < nb) acc[q] += l * x[j + static_cast<long long>(q) * ldn];
+  }
+}
+
+// stage(row, r0 + q) -= acc[q], q < nb, by atomics (other supernodes send to the same rows).
+template <int RB>
+__device__ __forceinline__ void subtract_from_stage(double* stage, long long row, int r0, int ldn, int nb,
+                                                    const double (&acc)[RB]) {
+#pragma unroll
+  for (int q = 0; q < RB; ++q)
+    if (q < nb) atomicAdd(stage + row + static_cast<long long>(r0 + q) * ldn, -acc[q]);
+}
+
 template <int TEAM, int RB, bool FULL>
 __device__ void team_forward(const Supernode& s, double* stage, int ldn, int nrhs, int tid) {
   const int lane = tid % 32, warp = tid / 32;
@@ -101,13 +125,8 @@ __device__ void team_forward(const Supernode& s, double* stage, int ldn, int nrh
       if (warp == 0) warp_lower_solve<RB>(s, x, jb, w, ldn, nb, lane);
       team_sync<TEAM>();
       for (int i = jb + w + tid; i < s.nc; i += TEAM) {  // the rest of the diagonal block
-        double acc[RB] = {};
-        for (int j = 0; j < w; ++j) {
-          const double l = s.P[i + static_cast<long long>(jb + j) * s.nr];
-#pragma unroll
-          for (int q = 0; q < RB; ++q)
-            if (q < nb) acc[q] += l * x[jb + j + static_cast<long long>(q) * ldn];
-        }
+        double acc[RB];
+        row_times_columns<RB>(s, i, jb, jb + w, x, ldn, nb, acc);
 #pragma unroll
         for (int q = 0; q < RB; ++q)
           if (q < nb) x[i + static_cast<long long>(q) * ldn] -= acc[q];
@@ -119,17 +138,9 @@ __device__ void team_forward(const Supernode& s, double* stage, int ldn, int nrh
       for (int it = tid; it < m * chunks; it += TEAM) {
         const int c = it / m, i = s.nc + (it - c * m);
         const int j0 = c * 32, j1 = min(s.nc, j0 + 32);
-        double acc[RB] = {};
-        for (int j = j0; j < j1; ++j) {
-          const double l = s.P[i + static_cast<long long>(j) * s.nr];
-#pragma unroll
-          for (int q = 0; q < RB; ++q)
-            if (q < nb) acc[q] += l * x[j + static_cast<long long>(q) * ldn];
-        }
-        const long long row = s.R[i];
-#pragma unroll
-        for (int q = 0; q < RB; ++q)
-          if (q < nb) atomicAdd(stage + row + static_cast<long long>(r0 + q) * ldn, -acc[q]);
+        double acc[RB];
+        row_times_columns<RB>(s, i, j0, j1, x, ldn, nb, acc);
+        subtract_from_stage<RB>(stage, s.R[i], r0, ldn, nb, acc);
       }
     }
   }
