@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kernels/common/cuda_check.hpp"
+#include "kernels/common/device_allocations.hpp"
 #include "kernels/sptrsv/sptrsv_ag.hpp"
 #include "kernels/sptrsv/sptrsv_ag_kernel.cuh"
 #include "kernels/sptrsv/sptrsv_ag_plan.hpp"
@@ -27,20 +28,11 @@ struct AgSolver::Impl {
   unsigned threads = 0;
   std::size_t shared_bytes = 0;
   double seconds = 0.0;
-  std::vector<void*> allocations;
+  DeviceAllocations memory{"AgSolver"};
 
   template <typename T>
   const T* upload(cudaStream_t stream, const std::vector<T>& host) {
-    if (host.empty()) return nullptr;
-    void* device_ptr = nullptr;
-    check_cuda(cudaMalloc(&device_ptr, host.size() * sizeof(T)), "cudaMalloc in AgSolver");
-    allocations.push_back(device_ptr);
-    check_cuda(cudaMemcpyAsync(device_ptr, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice, stream),
-               "cudaMemcpyAsync in AgSolver");
-    return static_cast<const T*>(device_ptr);
-  }
-  ~Impl() {
-    for (void* p : allocations) cudaFree(p);
+    return memory.upload(stream, host);
   }
 };
 

@@ -9,6 +9,7 @@
 
 #include "hetsparse/error.hpp"
 #include "kernels/common/cuda_check.hpp"
+#include "kernels/common/device_allocations.hpp"
 #include "kernels/split/split.hpp"
 #include "kernels/sptrsv/sptrsv_cluster_levels.hpp"
 #include "kernels/sptrsv/sptrsv_cluster_levels_launch.hpp"
@@ -20,33 +21,13 @@ using cluster_levels_detail::feasible_for;
 using cluster_levels_detail::launch_for;
 using cluster_levels_detail::Packed;
 
-template <class T>
-T* allocate(std::size_t count, std::vector<void*>& allocations) {
-  void* p = nullptr;
-  check_cuda(cudaMalloc(&p, std::max<std::size_t>(count, 1) * sizeof(T)), "cudaMalloc in ClusterLevelsSolver");
-  allocations.push_back(p);
-  return static_cast<T*>(p);
-}
-
-template <class T>
-T* upload(cudaStream_t stream, const std::vector<T>& v, std::vector<void*>& allocations) {
-  if (v.empty()) return nullptr;
-  T* p = allocate<T>(v.size(), allocations);
-  check_cuda(cudaMemcpyAsync(p, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice, stream),
-             "cudaMemcpyAsync in ClusterLevelsSolver");
-  return p;
-}
-
 }  // namespace
 
 struct ClusterLevelsSolver::DeviceArrays {
-  std::vector<void*> allocations;
+  DeviceAllocations memory{"ClusterLevelsSolver"};
   Packed packed{};
   const index_t* level_ptr = nullptr;
   double* rhs = nullptr;
-  ~DeviceArrays() {
-    for (void* p : allocations) cudaFree(p);
-  }
 };
 
 ClusterLevelsSolver::ClusterLevelsSolver(cudaStream_t stream, const TriangularView& host,
@@ -73,28 +54,28 @@ ClusterLevelsSolver::ClusterLevelsSolver(cudaStream_t stream, const TriangularVi
   }
   plan_.cluster_blocks = feasible_for(width_, plan_.block_threads, plan_.cluster_blocks);
   DeviceArrays& a = *arrays_;
-  std::vector<void*>& mem = a.allocations;
-  a.level_ptr = upload(stream, std::vector<index_t>(host.level_ptr, host.level_ptr + host.num_levels + 1), mem);
+  DeviceAllocations& mem = a.memory;
+  a.level_ptr = mem.upload(stream, host.level_ptr, static_cast<std::size_t>(host.num_levels) + 1);
   a.packed.n = host.n;
   a.packed.level_rows = device.level_rows;
   if (longest <= ClusterLevelsPack::kMaxWidth) {  // no overflow: pack on the device (ring codes follow the final plan)
     const auto n = static_cast<std::size_t>(host.n), w = static_cast<std::size_t>(width_);
-    ClusterLevelsDevicePack out{allocate<double>(n, mem), allocate<index_t>(w * n, mem), allocate<double>(w * n, mem)};
+    ClusterLevelsDevicePack out{mem.allocate<double>(n), mem.allocate<index_t>(w * n), mem.allocate<double>(w * n)};
     pack_cluster_levels_cuda(stream, device, a.level_ptr, plan_, width_, out);
     a.packed.diagonal = out.diagonal;
     a.packed.cols = out.cols;
     a.packed.values = out.values;
   } else {
     const ClusterLevelsPack pack = pack_cluster_levels(host, plan_);
-    a.packed.diagonal = upload(stream, pack.diagonal, mem);
-    a.packed.cols = upload(stream, pack.cols, mem);
-    a.packed.values = upload(stream, pack.values, mem);
-    a.packed.overflow_ptr = upload(stream, pack.overflow_ptr, mem);
-    a.packed.overflow_cols = upload(stream, pack.overflow_cols, mem);
-    a.packed.overflow_values = upload(stream, pack.overflow_values, mem);
+    a.packed.diagonal = mem.upload(stream, pack.diagonal);
+    a.packed.cols = mem.upload(stream, pack.cols);
+    a.packed.values = mem.upload(stream, pack.values);
+    a.packed.overflow_ptr = mem.upload(stream, pack.overflow_ptr);
+    a.packed.overflow_cols = mem.upload(stream, pack.overflow_cols);
+    a.packed.overflow_values = mem.upload(stream, pack.overflow_values);
     check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize in ClusterLevelsSolver");  // pack freed next
   }
-  a.rhs = allocate<double>(static_cast<std::size_t>(host.n), mem);
+  a.rhs = mem.allocate<double>(static_cast<std::size_t>(host.n));
   a.packed.rhs = a.rhs;
   a.packed.prefetch_levels = plan_.prefetch_levels;
   check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize in ClusterLevelsSolver");

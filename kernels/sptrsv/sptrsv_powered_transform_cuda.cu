@@ -13,6 +13,7 @@
 
 #include "hetsparse/error.hpp"
 #include "kernels/common/cuda_check.hpp"
+#include "kernels/common/device_allocations.hpp"
 #include "kernels/sptrsv/sptrsv_device_scratch.cuh"
 #include "kernels/sptrsv/sptrsv_powered.hpp"
 
@@ -84,18 +85,14 @@ __global__ void unit_triangle_kernel(PowerFactorView m, bool upper, index_t* row
 }  // namespace
 
 struct DevicePoweredTransform::Arrays {
-  std::vector<void*> allocations;
+  DeviceAllocations memory{"DevicePoweredTransform"};
   cusparseHandle_t handle = nullptr;
   ~Arrays() {
     if (handle != nullptr) cusparseDestroy(handle);
-    for (void* p : allocations) cudaFree(p);
   }
   template <class T>
   T* allocate(std::size_t count) {
-    void* p = nullptr;
-    check_cuda(cudaMalloc(&p, std::max<std::size_t>(count, 1) * sizeof(T)), "cudaMalloc in DevicePoweredTransform");
-    allocations.push_back(p);
-    return static_cast<T*>(p);
+    return memory.allocate<T>(count);
   }
 };
 

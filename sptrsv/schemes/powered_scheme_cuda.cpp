@@ -10,6 +10,7 @@
 
 #include "hetsparse/error.hpp"
 #include "kernels/common/cuda_check.hpp"
+#include "kernels/common/device_allocations.hpp"
 #include "kernels/sptrsv/sptrsv_analysis.hpp"
 #include "kernels/sptrsv/sptrsv_cluster_levels.hpp"
 #include "kernels/sptrsv/sptrsv_powered.hpp"
@@ -18,37 +19,12 @@
 namespace hetsparse::sptrsv {
 namespace {
 
-using kernels::check_cuda;
-
 struct DeviceArrays {
-  std::vector<void*> allocations;
+  kernels::DeviceAllocations memory{"PoweredSolve"};
   std::vector<kernels::PowerFactorView> factors;
   const double* inverse_diagonal = nullptr;
   double* d = nullptr;  // the final right-hand side
   double* scratch = nullptr;
-
-  DeviceArrays() = default;
-  DeviceArrays(const DeviceArrays&) = delete;
-  DeviceArrays& operator=(const DeviceArrays&) = delete;
-  ~DeviceArrays() {
-    for (void* p : allocations) cudaFree(p);
-  }
-  template <class T>
-  T* upload(cudaStream_t stream, const std::vector<T>& v) {
-    T* p = allocate<T>(v.size());
-    if (!v.empty()) {
-      check_cuda(cudaMemcpyAsync(p, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice, stream),
-                 "cudaMemcpyAsync in PoweredSolve");
-    }
-    return p;
-  }
-  template <class T>
-  T* allocate(std::size_t count) {
-    void* p = nullptr;
-    check_cuda(cudaMalloc(&p, std::max<std::size_t>(count, 1) * sizeof(T)), "cudaMalloc in PoweredSolve");
-    allocations.push_back(p);
-    return static_cast<T*>(p);
-  }
 };
 
 // d = (I + M^(K/2)) ... (I + M) D^-1 b: the passes alternate between `scratch` and `d` so the last
@@ -73,16 +49,16 @@ class PoweredFamily final : public PreparedFamily {
       : host_(std::move(host)) {
     DeviceArrays& a = arrays_;
     const std::size_t n = host_->inverse_diagonal().size();
-    a.inverse_diagonal = a.upload(stream, host_->inverse_diagonal());
+    a.inverse_diagonal = a.memory.upload(stream, host_->inverse_diagonal());
     for (const StrictRows& f : host_->factors()) {
       kernels::PowerFactorView v = f.view();
-      v.rowptr = a.upload(stream, f.rowptr);
-      v.colind = a.upload(stream, f.colind);
-      v.values = a.upload(stream, f.values);
+      v.rowptr = a.memory.upload(stream, f.rowptr);
+      v.colind = a.memory.upload(stream, f.colind);
+      v.values = a.memory.upload(stream, f.values);
       a.factors.push_back(v);
     }
-    a.d = a.allocate<double>(n);
-    a.scratch = a.allocate<double>(n);
+    a.d = a.memory.allocate<double>(n);
+    a.scratch = a.memory.allocate<double>(n);
     const kernels::TriangularView t = host_->pattern().host_view();
     matrix_ = std::make_unique<kernels::DeviceTriangular>(stream, t);  // waits for the stream
     base_ = prepare_family(stream, t, matrix_->view(), base, nullptr);
@@ -126,8 +102,8 @@ class DevicePoweredFamily final : public PreparedFamily {
     t.level_ptr = analysis_.level_ptr().data();
     const index_t longest = static_cast<index_t>(analysis_.statistics().longest_row) - 1;
     solver_ = std::make_unique<kernels::ClusterLevelsSolver>(stream, t, analysis_.view(), spec.base->cluster, longest);
-    d_ = arrays_.allocate<double>(static_cast<std::size_t>(device.n));
-    scratch_ = arrays_.allocate<double>(static_cast<std::size_t>(device.n));
+    d_ = memory_.allocate<double>(static_cast<std::size_t>(device.n));
+    scratch_ = memory_.allocate<double>(static_cast<std::size_t>(device.n));
   }
 
   void solve(cudaStream_t stream, const double* b, double* x, const kernels::SolveWorkspace&) const override {
@@ -139,7 +115,7 @@ class DevicePoweredFamily final : public PreparedFamily {
   kernels::DevicePoweredTransform transform_;
   kernels::DeviceAnalysis analysis_;
   std::unique_ptr<kernels::ClusterLevelsSolver> solver_;
-  DeviceArrays arrays_;
+  kernels::DeviceAllocations memory_{"powK:clusterlevels"};
   double* d_ = nullptr;
   double* scratch_ = nullptr;
 };
