@@ -16,6 +16,7 @@
 #include "sptrsv/prepared_scheme.hpp"
 #include "tests/support/cuda_test_support.hpp"
 #include "tests/support/sptrsv_checks.hpp"
+#include "tests/support/sptrsv_device_problem.hpp"
 
 namespace hetsparse::test {
 namespace {
@@ -44,24 +45,15 @@ std::vector<Case> cases() {
 
 void expect_scheme_solves(cudaStream_t stream, const Case& m, const SolveCase& c, const std::string& scheme) {
   SCOPED_TRACE(m.name + " " + c.label() + " " + scheme);
-  const Csr input = solver_input(m.lower, c.tri, c.unit_diagonal, 5);
-  const sptrsv::TriangularPattern t(input, c.tri, c.unit_diagonal);
-  const kernels::DeviceTriangular matrix(stream, t.host_view());
-  const auto n = static_cast<std::size_t>(input.rows);
-  const std::vector<double> b = random_values(n, 31);
-  std::vector<double> expected(n);
-  ref::sptrsv(input, c.tri, c.unit_diagonal, b.data(), expected.data());
-  DeviceArray<double> db(stream, b), dx(n);
-  DeviceArray<unsigned char> workspace(kernels::solve_workspace_bytes(input.rows));
-  const kernels::SolveWorkspace ws = kernels::make_solve_workspace(workspace.get(), input.rows);
-  const sptrsv::PreparedScheme prepared(stream, t.host_view(), matrix.view(), scheme);
+  DeviceSolveProblem p(stream, m.lower, c, 5, 31);
+  const sptrsv::PreparedScheme prepared(stream, p.pattern.host_view(), p.matrix.view(), scheme);
   for (int round = 0; round < 2; ++round) {  // reusable
-    dx.poison(stream);
-    prepared.solve(stream, db.get(), dx.get(), ws);
-    EXPECT_TRUE(close_to(dx.download(stream).data(), expected)) << "round " << round;
+    p.dx.poison(stream);
+    prepared.solve(stream, p.db.get(), p.dx.get(), p.ws);
+    EXPECT_TRUE(close_to(p.dx.download(stream).data(), p.expected)) << "round " << round;
   }
-  prepared.solve(stream, db.get(), db.get(), ws);
-  EXPECT_TRUE(close_to(db.download(stream).data(), expected)) << "in place";
+  prepared.solve(stream, p.db.get(), p.db.get(), p.ws);
+  EXPECT_TRUE(close_to(p.db.download(stream).data(), p.expected)) << "in place";
 }
 
 TEST_F(SptrsvClusterLevelsCuda, EveryTriangleMatchesTheReference) {

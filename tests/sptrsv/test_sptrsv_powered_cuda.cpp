@@ -17,6 +17,7 @@
 #include "sptrsv/prepared_scheme.hpp"
 #include "tests/support/cuda_test_support.hpp"
 #include "tests/support/sptrsv_checks.hpp"
+#include "tests/support/sptrsv_device_problem.hpp"
 
 namespace hetsparse::test {
 namespace {
@@ -67,17 +68,8 @@ TEST_F(SptrsvPoweredCuda, EveryBaseKindMatchesTheReference) {
                                           "levelset", "cusparse", "ag", "ag:ng=8,sw=4,tf=avg,rb=4,th=4,lr=1"};
   for (const std::string name : {"anchor_laplacian_2d_60", "chain_5000", "banded_narrow"}) {
     for (const SolveCase& c : solve_cases()) {
-      const Csr input = solver_input(sptrsv_matrix(name), c.tri, c.unit_diagonal, 8);
-      const sptrsv::TriangularPattern t(input, c.tri, c.unit_diagonal);
-      const kernels::TriangularView host = t.host_view();
-      const kernels::DeviceTriangular matrix(stream_, host);
-      const auto n = static_cast<std::size_t>(input.rows);
-      const std::vector<double> b = random_values(n, 21);
-      std::vector<double> expected(n);
-      ref::sptrsv(input, c.tri, c.unit_diagonal, b.data(), expected.data());
-      DeviceArray<double> db(stream_, b), dx(n);
-      DeviceArray<unsigned char> workspace(kernels::solve_workspace_bytes(input.rows));
-      const kernels::SolveWorkspace ws = kernels::make_solve_workspace(workspace.get(), input.rows);
+      DeviceSolveProblem p(stream_, sptrsv_matrix(name), c, 8, 21);
+      const kernels::TriangularView host = p.pattern.host_view();
       sptrsv::PoweredCache cache(host);
       for (const int power : {2, 4, 8, 16}) {
         try {
@@ -89,18 +81,18 @@ TEST_F(SptrsvPoweredCuda, EveryBaseKindMatchesTheReference) {
         for (const std::string& base : bases) {
           const std::string scheme = "pow" + std::to_string(power) + ":" + base;
           SCOPED_TRACE(name + " " + c.label() + " " + scheme);
-          const sptrsv::PreparedScheme prepared(stream_, host, matrix.view(), scheme, &cache);
+          const sptrsv::PreparedScheme prepared(stream_, host, p.matrix.view(), scheme, &cache);
           for (int round = 0; round < 2; ++round) {  // the prepared scheme is reusable
-            dx.poison(stream_);
-            prepared.solve(stream_, db.get(), dx.get(), ws);
-            EXPECT_TRUE(close_to(dx.download(stream_).data(), expected)) << "round " << round;
+            p.dx.poison(stream_);
+            prepared.solve(stream_, p.db.get(), p.dx.get(), p.ws);
+            EXPECT_TRUE(close_to(p.dx.download(stream_).data(), p.expected)) << "round " << round;
           }
         }
       }
       // x aliasing b, and a transform built by the scheme itself (no cache).
-      const sptrsv::PreparedScheme own(stream_, host, matrix.view(), "pow4:syncfree_levelorder");
-      own.solve(stream_, db.get(), db.get(), ws);
-      EXPECT_TRUE(close_to(db.download(stream_).data(), expected)) << name << " " << c.label() << " in place";
+      const sptrsv::PreparedScheme own(stream_, host, p.matrix.view(), "pow4:syncfree_levelorder");
+      own.solve(stream_, p.db.get(), p.db.get(), p.ws);
+      EXPECT_TRUE(close_to(p.db.download(stream_).data(), p.expected)) << name << " " << c.label() << " in place";
     }
   }
 }
@@ -111,18 +103,10 @@ TEST_F(SptrsvPoweredCuda, EveryBaseKindMatchesTheReference) {
 TEST_F(SptrsvPoweredCuda, DeviceTransformEqualsTheHostTransform) {
   for (const std::string name : {"anchor_laplacian_2d_60", "chain_5000"}) {
     for (const SolveCase& c : solve_cases()) {
-      const Csr input = solver_input(sptrsv_matrix(name), c.tri, c.unit_diagonal, 8);
-      const sptrsv::TriangularPattern t(input, c.tri, c.unit_diagonal);
-      const kernels::TriangularView host = t.host_view();
-      const kernels::DeviceTriangular matrix(stream_, host);
-      const kernels::TriangularDeviceView dv = matrix.view();
-      const auto n = static_cast<std::size_t>(input.rows);
-      const std::vector<double> b = random_values(n, 23);
-      std::vector<double> expected(n);
-      ref::sptrsv(input, c.tri, c.unit_diagonal, b.data(), expected.data());
-      DeviceArray<double> db(stream_, b), dx(n);
-      DeviceArray<unsigned char> workspace(kernels::solve_workspace_bytes(input.rows));
-      const kernels::SolveWorkspace ws = kernels::make_solve_workspace(workspace.get(), input.rows);
+      DeviceSolveProblem p(stream_, sptrsv_matrix(name), c, 8, 23);
+      const kernels::TriangularView host = p.pattern.host_view();
+      const kernels::TriangularDeviceView dv = p.matrix.view();
+      const auto n = p.b.size();
       for (const int power : {2, 4, 8}) {
         SCOPED_TRACE(name + " " + c.label() + " pow" + std::to_string(power));
         const sptrsv::PoweredTriangle want(host, power);
@@ -144,9 +128,9 @@ TEST_F(SptrsvPoweredCuda, DeviceTransformEqualsTheHostTransform) {
         const std::string scheme = "pow" + std::to_string(power) + ":clusterlevels";
         const sptrsv::PreparedScheme prepared(stream_, host, dv, scheme);
         for (int round = 0; round < 2; ++round) {
-          dx.poison(stream_);
-          prepared.solve(stream_, db.get(), dx.get(), ws);
-          EXPECT_TRUE(close_to(dx.download(stream_).data(), expected)) << scheme << " round " << round;
+          p.dx.poison(stream_);
+          prepared.solve(stream_, p.db.get(), p.dx.get(), p.ws);
+          EXPECT_TRUE(close_to(p.dx.download(stream_).data(), p.expected)) << scheme << " round " << round;
         }
       }
     }
