@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "kernels/common/cuda_check.hpp"
-#include "kernels/common/device_allocations.hpp"
+#include "kernels/common/device_allocations_cuda.hpp"
 #include "kernels/sptrsv/sptrsv_ag.hpp"
 #include "kernels/sptrsv/sptrsv_ag_kernel.cuh"
 #include "kernels/sptrsv/sptrsv_ag_plan.hpp"

@@ -13,7 +13,7 @@
 
 #include "hetsparse/error.hpp"
 #include "kernels/common/cuda_check.hpp"
-#include "kernels/common/device_allocations.hpp"
+#include "kernels/common/device_allocations_cuda.hpp"
 #include "kernels/sptrsv/sptrsv_device_scratch.cuh"
 #include "kernels/sptrsv/sptrsv_powered.hpp"
 

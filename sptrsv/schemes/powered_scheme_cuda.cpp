@@ -10,7 +10,7 @@
 
 #include "hetsparse/error.hpp"
 #include "kernels/common/cuda_check.hpp"
-#include "kernels/common/device_allocations.hpp"
+#include "kernels/common/device_allocations_cuda.hpp"
 #include "kernels/sptrsv/sptrsv_analysis.hpp"
 #include "kernels/sptrsv/sptrsv_cluster_levels.hpp"
 #include "kernels/sptrsv/sptrsv_powered.hpp"

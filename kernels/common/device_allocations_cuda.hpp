@@ -1,5 +1,5 @@
-// Device arrays owned and freed together: the prepared state of a GPU solver (plans, packs, uploaded
-// matrices), freed with cudaFree when the owner goes. Host code of CUDA builds only.
+// Device arrays owned and freed together (CUDA builds only, hence _cuda): the prepared state of a GPU
+// solver (plans, packs, uploaded matrices), freed with cudaFree when the owner goes.
 #pragma once
 #include <cuda_runtime_api.h>
 
