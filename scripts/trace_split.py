@@ -1,13 +1,18 @@
 #!/usr/bin/env python3
 """Time of a factorization split by task class and device, from StarPU's tasks.rec (a --trace run).
 
-  trace_split.py TRACE_DIR/tasks.rec [--last]   (--last: only the last factorization of the run)
+  trace_split.py TRACE_DIR/tasks.rec [--last] [--by-task]
+    --last     only the last factorization of the run
+    --by-task  any run (SpMV, solve, ...): class = the task's name less its trailing part number
+               (spmv_pcsc_p0 -> spmv_pcsc, spmv_pcsc_merge stays), device = the memory node the task
+               ran on (node 0 is host RAM, the others are GPUs); shows the merges' share of each GPU
 
 Task classes are the prefix of hetsparse's task names (subtree, tpq, dpq, inst, factor). tasks.rec has
 no arch field: a worker counts as CUDA when it ran update tasks on a memory node other than host RAM (0).
 Prints a markdown table: class | device | tasks | busy ms | share of the device's busy time.
 """
 import collections
+import re
 import sys
 
 
@@ -26,6 +31,26 @@ def records(path):
         yield cur
 
 
+def by_task(tasks):
+    """Busy time per task class and memory node, for runs that are not factorizations."""
+    tasks = [r for r in tasks if not r['Name'].startswith(('_starpu', 'starpu_'))]
+    span = max(r['e'] for r in tasks) - min(r['s'] for r in tasks)
+    busy = collections.defaultdict(lambda: [0, 0.0])
+    per_node = collections.Counter()
+    for r in tasks:
+        node = r.get('MemoryNode', '0')
+        key = (re.sub(r'_p?\d+$', '', r['Name']), 'host' if node == '0' else f'node {node}')
+        busy[key][0] += 1
+        busy[key][1] += r['e'] - r['s']
+        per_node[key[1]] += r['e'] - r['s']
+    print(f'span {span:.1f} ms, {len(tasks)} tasks\n')
+    print('| class | memory node | tasks | busy ms | share of the node | busy / span |')
+    print('|---|---|---|---|---|---|')
+    for (cls, node), (n, ms) in sorted(busy.items(), key=lambda kv: (kv[0][1], -kv[1][1])):
+        print(f'| {cls} | {node} | {n} | {ms:.2f} | {100 * ms / per_node[node]:.0f}% | {100 * ms / span:.0f}% |')
+    return 0
+
+
 def main():
     if len(sys.argv) < 2 or sys.argv[1] in ('-h', '--help'):
         print(__doc__)
@@ -39,6 +64,8 @@ def main():
         starts = [r['s'] for r in tasks if r['Name'].startswith('subtree_0_')]
         if starts:
             tasks = [r for r in tasks if r['s'] >= starts[-1]]
+    if '--by-task' in sys.argv:
+        return by_task(tasks)
     cuda = {r['WorkerId'] for r in tasks if r['Name'].startswith(('dpq', 'tpq')) and r.get('MemoryNode', '0') != '0'}
     span = max(r['e'] for r in tasks) - min(r['s'] for r in tasks)
     busy = collections.defaultdict(lambda: [0, 0.0])
