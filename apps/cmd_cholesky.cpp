@@ -75,7 +75,7 @@ namespace tune = cholesky::autotune;
 tune::AutotuneOptions autotune_options(const ArgParser& p, const rt::Runtime& r) {
   tune::AutotuneOptions o;
   o.machine.ncpu = r.cpu_workers();
-  o.machine.ngpu = r.cuda_workers();
+  o.machine.ngpu = r.cuda_devices();
   o.perfmodel_dir = r.options().perfmodel_dir;
   o.search.budget_s = p.get_double("autotune-budget");
   if (!(o.search.budget_s > 0))

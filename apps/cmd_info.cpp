@@ -63,7 +63,8 @@ int cmd_info(int argc, char** argv) {
   for (const auto& d : cuda.devices)
     std::printf("GPU             %s (sm_%d%d, %d SMs, %.1f GiB)\n", d.name.c_str(), d.major, d.minor, d.sms,
                 d.memory_gib);
-  std::printf("workers         %d CPU, %d CUDA\n", runtime.cpu_workers(), runtime.cuda_workers());
+  std::printf("workers         %d CPU, %d CUDA (on %d GPUs)\n", runtime.cpu_workers(), runtime.cuda_workers(),
+              runtime.cuda_devices());
   std::printf("  %-4s %-5s %-6s %-5s %-5s %s\n", "id", "kind", "memnode", "core", "numa", "name");
   for (const auto& w : runtime.workers())
     std::printf("  %-4d %-5s %-7u %-5d %-5d %s\n", w.id, rt::to_string(w.kind), w.memory_node, w.bind_core,

@@ -117,7 +117,7 @@ void CholeskySolver::set_up_layout(const FactorizeOptions& opts) {
   reg_.reset();
   // A 2D-like factor goes to the GPUs whole: one subtree group per GPU share or one in all
   // (planners::gpu_factor_subtree_limit).
-  const double subtree_max = planners::gpu_factor_subtree_limit(sym, opts.thresholds, rt_.cuda_workers());
+  const double subtree_max = planners::gpu_factor_subtree_limit(sym, opts.thresholds, rt_.cuda_devices());
   layout_ = std::make_unique<planners::FactorLayout>(planners::plan_factor_layout(sym, subtree_max));
   layout_thresholds_ = opts.thresholds;
   homes_ = planners::panel_homes(rt_, sym, *layout_, opts.thresholds);

@@ -52,6 +52,8 @@ void add_runtime_options(ArgParser& p) {
                             "default: $STARPU_SCHED, else dmdas")
       .option("ncpu", "N", "CPU workers, at most the CPUs there are (default: $STARPU_NCPU or one per core)")
       .option("ncuda", "N", "CUDA workers, at most the GPUs there are (default: $STARPU_NCUDA or all)")
+      .option("cuda-workers-per-gpu", "N", "CUDA workers on each GPU, one stream each, so that independent "
+                                           "tasks overlap (default: $STARPU_NWORKER_PER_CUDA or 1)")
       .option("trace", "DIR", "record an FxT trace and convert it to DIR/paje.trace for ViTE")
       .option("perfmodel-dir", "DIR", "StarPU performance models (default: ~/.cache/hetsparse/perfmodels)")
       .flag("verbose", "let StarPU print its warnings (calibration notices, ...); default: $STARPU_SILENT or quiet")
@@ -93,6 +95,7 @@ rt::RuntimeOptions runtime_options(const ArgParser& p) {
   if (p.has("ncpu")) o.ncpu = count("ncpu");
   if (p.has("ncuda")) o.ncuda = count("ncuda");
   check_gpus_for(p, o.ncuda);
+  if (p.has("cuda-workers-per-gpu")) o.cuda_workers_per_gpu = count("cuda-workers-per-gpu");
   o.trace_dir = p.get("trace");
   o.perfmodel_dir = p.get("perfmodel-dir");
   o.verbose = p.has("verbose");

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <map>
+#include <set>
 
 #include "runtime/starpu/gpu_numa.hpp"
 
@@ -11,12 +12,14 @@ planners::SpmvTopology spmv_topology(const rt::Runtime& runtime) {
   const std::vector<rt::GpuNuma> gpu_numa = rt::gpu_numa_nodes();
   std::map<int, planners::SpmvDomain> by_numa;  // ordered by NUMA node, -1 (unknown) first
   int from_pci = 0, from_core = 0;
+  std::set<int> seen_devices;
   for (const rt::WorkerInfo& w : runtime.workers()) {
     if (w.kind == rt::WorkerInfo::Kind::Cpu) {
       planners::SpmvDomain& d = by_numa[w.numa_node];
       d.numa = w.numa_node;
       ++d.cpu_workers;
     } else if (w.kind == rt::WorkerInfo::Kind::Cuda) {
+      if (!seen_devices.insert(w.device_id).second) continue;  // a GPU's second worker (one stream more)
       int numa = w.numa_node;
       const std::size_t dev = static_cast<std::size_t>(w.device_id);
       const bool pci = dev < gpu_numa.size() && gpu_numa[dev].numa >= 0;

@@ -146,20 +146,20 @@ std::vector<rt::Where> panel_homes(const rt::TaskRuntime& rt, const cholesky::Sy
   return homes_from_work(rt, sym, layout, scanned_work(sym, incoming), th);
 }
 
-bool gpu_takes_whole_factor(const cholesky::SymbolicFactor& sym, const SizeClassThresholds& th, int cuda_workers) {
-  const bool gpu = cuda_workers > 0 && codelets::supernode_subtree_kernel().devices.has(rt::Device::Cuda);
+bool gpu_takes_whole_factor(const cholesky::SymbolicFactor& sym, const SizeClassThresholds& th, int gpus) {
+  const bool gpu = gpus > 0 && codelets::supernode_subtree_kernel().devices.has(rt::Device::Cuda);
   if (!gpu || th.restrict_to == rt::Where::Cpu || th.subtree_max_flops >= 0 || sym.nnz_L_exact <= 0) return false;
   return sym.flops >= th.gpu_only_min_flops && sym.flops < th.gpu_whole_max_flops_per_entry * double(sym.nnz_L_exact);
 }
 
-double gpu_factor_subtree_limit(const cholesky::SymbolicFactor& sym, const SizeClassThresholds& th, int cuda_workers) {
-  if (!gpu_takes_whole_factor(sym, th, cuda_workers)) return th.subtree_max_flops;
-  if (cuda_workers == 1) return std::numeric_limits<double>::infinity();
+double gpu_factor_subtree_limit(const cholesky::SymbolicFactor& sym, const SizeClassThresholds& th, int gpus) {
+  if (!gpu_takes_whole_factor(sym, th, gpus)) return th.subtree_max_flops;
+  if (gpus == 1) return std::numeric_limits<double>::infinity();
   const std::vector<double> w = subtree_work(sym);
   double total = 0;
   for (index_t s = 0; s < sym.num_supernodes(); ++s)
     if (sym.supernodes[s].parent < 0) total += w[s];
-  return std::max(th.gpu_only_min_flops, total / (4.0 * cuda_workers));
+  return std::max(th.gpu_only_min_flops, total / (4.0 * gpus));
 }
 
 UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::SymbolicFactor& sym,

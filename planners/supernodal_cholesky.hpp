@@ -70,12 +70,13 @@ double update_flops(const cholesky::Supernode& d, std::int32_t r0, std::int32_t 
 double factor_flops(const cholesky::Supernode& s);
 
 // Whether the whole factor should be one GPU subtree task (see gpu_whole_max_flops_per_entry).
-bool gpu_takes_whole_factor(const cholesky::SymbolicFactor& sym, const SizeClassThresholds& th, int cuda_workers);
-// The subtree limit for plan_factor_layout that does it: infinite (one group) with one CUDA worker;
-// with several, a quarter of each one's share of the work (at least gpu_only_min_flops, so that every
-// subtree goes to a GPU), so that the subtrees spread over the GPUs and the top separators above
-// them are tasks of their own. th.subtree_max_flops when the whole factor does not go to the GPU.
-double gpu_factor_subtree_limit(const cholesky::SymbolicFactor& sym, const SizeClassThresholds& th, int cuda_workers);
+bool gpu_takes_whole_factor(const cholesky::SymbolicFactor& sym, const SizeClassThresholds& th, int gpus);
+// The subtree limit for plan_factor_layout that does it: infinite (one group) with one GPU, however
+// many CUDA workers drive it (TaskRuntime::cuda_devices); with several GPUs, a quarter of each one's
+// share of the work (at least gpu_only_min_flops, so that every subtree goes to a GPU), so that the
+// subtrees spread over the GPUs and the top separators above them are tasks of their own.
+// th.subtree_max_flops when the whole factor does not go to the GPU.
+double gpu_factor_subtree_limit(const cholesky::SymbolicFactor& sym, const SizeClassThresholds& th, int gpus);
 
 UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::SymbolicFactor& sym,
                                            const FactorLayout& layout, const RegisteredFactor& data,

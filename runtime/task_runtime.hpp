@@ -149,6 +149,9 @@ class TaskRuntime {
   // and size CPU shares by the CPU workers).
   virtual int cpu_workers() const { return 1; }
   virtual int cuda_workers() const { return 0; }
+  // GPUs those CUDA workers drive: fewer than the workers when a GPU has several (one stream each,
+  // RuntimeOptions::cuda_workers_per_gpu). Plans that spread work over GPUs count these.
+  virtual int cuda_devices() const { return cuda_workers(); }
   // Tasks submitted and not finished yet, for progress reports (0 where the backend cannot say).
   virtual std::size_t pending_tasks() const { return 0; }
   // Pin a large host range once (e.g. a whole factor) so that handles registered inside it need no

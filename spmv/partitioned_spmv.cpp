@@ -20,7 +20,7 @@ PartitionedSpmv::PartitionedSpmv(rt::TaskRuntime& rt, const Csr& A, VectorRef x,
                           ", the matrix is " + std::to_string(A.rows) + " x " + std::to_string(A.cols));
   if ((x.data == nullptr && x.n > 0) || (y.data == nullptr && y.n > 0))
     throw InvalidArgument("PartitionedSpmv: x or y is a null pointer");
-  topology_ = o.topology.domains.empty() ? planners::flat_topology(rt.cuda_workers(), rt.cpu_workers()) : o.topology;
+  topology_ = o.topology.domains.empty() ? planners::flat_topology(rt.cuda_devices(), rt.cpu_workers()) : o.topology;
   const double bytes = 12.0 * double(A.nnz()) + 20.0 * double(A.rows);
   placement_ = planners::place_parts(topology_, bytes, A.nnz(), A.cols, o.placement);
   std::vector<double> weights, rates;

@@ -46,6 +46,7 @@ ResolvedOptions resolve_options(const RuntimeOptions& o) {
     set_env("STARPU_HETEROPRIO_USE_AUTO_CALIBRATION", "0");
   if (o.ncpu >= 0) set_env("STARPU_NCPU", std::to_string(o.ncpu));
   if (o.ncuda >= 0) set_env("STARPU_NCUDA", std::to_string(o.ncuda));
+  if (o.cuda_workers_per_gpu >= 1) set_env("STARPU_NWORKER_PER_CUDA", std::to_string(o.cuda_workers_per_gpu));
   // On a large node, give the submitting thread a core of its own: analysis (METIS) and task
   // submission otherwise share one with a busy worker and run ~3x slower (seen on the 16-core H100
   // node). Only when the worker count is automatic and the user did not decide.

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstdio>
+#include <set>
 
 #include "hetsparse/error.hpp"
 #include "codelets/support/cuda_libraries.hpp"
@@ -82,6 +83,13 @@ int Runtime::cuda_workers() const {
   int n = 0;
   for (const auto& w : workers_) n += w.kind == WorkerInfo::Kind::Cuda;
   return n;
+}
+
+int Runtime::cuda_devices() const {
+  std::set<int> devices;
+  for (const auto& w : workers_)
+    if (w.kind == WorkerInfo::Kind::Cuda) devices.insert(w.device_id);
+  return static_cast<int>(devices.size());
 }
 
 void Runtime::wait_all() {

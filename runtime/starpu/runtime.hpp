@@ -15,6 +15,9 @@ struct RuntimeOptions {
   std::string scheduler;      // empty: $STARPU_SCHED if set, else "dmdas"
   int ncpu = -1;              // -1: $STARPU_NCPU or every core StarPU finds (minus those driving GPUs)
   int ncuda = -1;             // -1: $STARPU_NCUDA or every GPU; at most the GPUs there are
+  // CUDA workers on each GPU, each with its own stream, so that independent tasks overlap on the
+  // device; -1: $STARPU_NWORKER_PER_CUDA, else 1. docs/benchmarks.md has the measured effect.
+  int cuda_workers_per_gpu = -1;
   std::string perfmodel_dir;  // empty: $STARPU_PERF_MODEL_DIR, else ~/.cache/hetsparse/perfmodels
   std::string trace_dir;      // non-empty: FxT trace, converted to paje.trace for ViTE at shutdown
   bool pin_host_memory = true;  // pin registered host buffers when there are CUDA workers
@@ -51,6 +54,7 @@ class Runtime final : public TaskRuntime {
   const std::vector<WorkerInfo>& workers() const { return workers_; }
   int cpu_workers() const override;
   int cuda_workers() const override;
+  int cuda_devices() const override;
   std::size_t pending_tasks() const override;
 
   HandleId register_vector(const VectorDesc&) override;

@@ -110,6 +110,14 @@ void check_worker_counts(const RuntimeOptions& o) {
                          "cores: 52 s instead of under 1 s). Ask for at most " + std::to_string(cpus) +
                          ", or leave the count out for one worker per core");
   }
+  long per_gpu = o.cuda_workers_per_gpu;
+  std::string per_gpu_source = "RuntimeOptions::cuda_workers_per_gpu / --cuda-workers-per-gpu";
+  if (const char* text = env("STARPU_NWORKER_PER_CUDA"); per_gpu < 0 && text && whole_number(text, per_gpu))
+    per_gpu_source = std::string("STARPU_NWORKER_PER_CUDA=") + text;
+  if (per_gpu == 0 || per_gpu < -1 || per_gpu > kMaxCudaWorkersPerGpu) {
+    throw InvalidSetting(std::to_string(per_gpu) + " CUDA workers per GPU (" + per_gpu_source + "): use 1 to " +
+                         std::to_string(kMaxCudaWorkersPerGpu) + " (-1 or unset: one)");
+  }
   long ncuda = o.ncuda;
   if (const char* text = env("STARPU_NCUDA"); ncuda < 0 && text) whole_number(text, ncuda);
   if (ncuda > STARPU_MAXCUDADEVS) {

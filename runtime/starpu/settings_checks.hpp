@@ -25,11 +25,15 @@ void check_starpu_environment();
 // Logical CPUs this process may run on (its affinity mask; else the online CPUs).
 int available_cpus();
 
+// More CUDA workers on one GPU than this gain nothing (each is a host thread polling its stream).
+constexpr int kMaxCudaWorkersPerGpu = 8;
+
 // Worker counts: ncpu and ncuda are -1 (automatic) or >= 0; the CPU workers asked for, by the
 // options or STARPU_NCPU, must not exceed available_cpus() (more workers than CPUs share them and
 // run many times slower: 64 workers on 2 cores took 52 s instead of under 1 s) nor StarPU's build
 // limit; CUDA workers not StarPU's build limit. Fewer GPUs than ncuda is not checked here: the
-// Runtime uses the GPUs there are (Runtime::cuda_workers() says how many).
+// Runtime uses the GPUs there are (Runtime::cuda_workers() says how many). CUDA workers per GPU, from
+// the options or STARPU_NWORKER_PER_CUDA: 1 to kMaxCudaWorkersPerGpu.
 void check_worker_counts(const RuntimeOptions& o);
 
 // The variable lists of starpu_env_variables.cpp.

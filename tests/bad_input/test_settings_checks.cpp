@@ -103,6 +103,22 @@ TEST(SettingsChecks, WorkerCountsTheMachineCannotHonour) {
   EXPECT_NE(message_of(options("eager", -1)).find("STARPU_NCPU=" + std::to_string(cpus + 1)), std::string::npos);
 }
 
+TEST(SettingsChecks, CudaWorkersPerGpuOutOfRange) {
+  rt::RuntimeOptions o = options("eager", 1);
+  for (int bad : {0, -2, rt::kMaxCudaWorkersPerGpu + 1}) {
+    o.cuda_workers_per_gpu = bad;
+    const std::string m = message_of(o);
+    EXPECT_NE(m.find(std::to_string(bad) + " CUDA workers per GPU (RuntimeOptions"), std::string::npos) << m;
+  }
+  o.cuda_workers_per_gpu = 2;
+  EXPECT_NO_THROW(rt::check_worker_counts(o));
+  o.cuda_workers_per_gpu = -1;
+  ScopedEnv env;
+  env.set("STARPU_NWORKER_PER_CUDA", "0");  // StarPU would start no CUDA worker at all
+  const std::string m = message_of(o);
+  EXPECT_NE(m.find("STARPU_NWORKER_PER_CUDA=0"), std::string::npos) << m;
+}
+
 TEST(SettingsChecks, StarpuNoticesQuietUnlessVerbose) {
   ScopedEnv env;
   env.set("STARPU_SILENT", nullptr);

@@ -21,6 +21,7 @@ TEST(Runtime, WorkersAndOptions) {
   EXPECT_EQ(r.options().scheduler, "lws");
   EXPECT_EQ(r.cpu_workers(), 2);
   EXPECT_EQ(r.cuda_workers(), 0);
+  EXPECT_EQ(r.cuda_devices(), 0);
   for (const auto& w : r.workers()) {
     EXPECT_EQ(w.kind, rt::WorkerInfo::Kind::Cpu);
     EXPECT_FALSE(w.name.empty());
