@@ -19,7 +19,9 @@ struct SolveState {
   rt::HandleId ext_rows = 0, perm = 0, loc = 0, entries = 0;  // loc, entries: the level solve's
   int nrhs = 0;
   std::vector<rt::HandleId> x, ext;
-  std::vector<double> stage;  // host solves: the right-hand side in the factor's order, GPU groups' rows
+  // Host solves: the right-hand side in the factor's order, GPU groups' rows (the level solve: b as
+  // it is, only for ldb > n, allocated at the first such call).
+  std::vector<double> stage;
   rt::HandleId stage_handle = 0, device_stage = 0;
   bool any_stage = false;
   bool placed = false;  // plan.where follows where the last factorization left the panels

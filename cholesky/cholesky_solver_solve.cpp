@@ -74,7 +74,7 @@ SolveState& CholeskySolver::solve_state(int nrhs) {
       st.x.push_back(rt_.register_temporary(std::size_t(plan.rows(g)) * nrhs, sizeof(double)));
       st.ext.push_back(plan.next(g) > 0 ? rt_.register_temporary(std::size_t(plan.next(g)) * nrhs, sizeof(double)) : 0);
     }
-    if (rt_.cuda_workers() > 0) {  // some group may read its right-hand side off the host
+    if (rt_.cuda_workers() > 0 && !st.levels) {  // some group may read its right-hand side off the host
       st.stage.assign(std::size_t(sym.n) * nrhs, 0.0);
       st.stage_handle = rt_.register_vector({st.stage.data(), st.stage.size(), sizeof(double)});
     }
@@ -150,14 +150,23 @@ void copy_columns(const double* from, int ldf, double* to, int ldt, index_t n, i
 }
 }  // namespace
 
-// A host solve through the level solve: b goes into the pinned stage as it is and takes the device
-// path (permuted on the GPU into the device stage, the solution stored back unpermuted), so the
-// host only streams memory; gathering through perm on the host (into the stage, then out of it in
-// collect tasks) was the larger part of the host's time (docs/benchmarks.md, issue 15).
+// A host solve through the level solve: b takes the device path (permuted on the GPU into the
+// device stage, the solution stored back unpermuted), so the host does no gather. With ldb == n the
+// caller's array itself is registered for the call (pinned in place: the DMA reads and writes it,
+// and unregistering brings the solution back into it); a copy into the pinned stage and back ran at
+// host memcpy speed and cost more than pinning (docs/benchmarks.md, issue 15). With ldb > n b's
+// columns are copied into the stage (ld n) and back.
 void CholeskySolver::solve_levels(SolveState& st, double* B, int nrhs, int ldb) {
   const SymbolicFactor& sym = *sym_;
   auto t = std::chrono::steady_clock::now();
-  {
+  rt::DataHandle own;
+  if (ldb == sym.n) {
+    own = rt::DataHandle(rt_, rt_.register_vector({B, std::size_t(sym.n) * nrhs, sizeof(double)}));
+  } else {
+    if (!st.stage_handle) {  // the first such call with these nrhs
+      st.stage.assign(std::size_t(sym.n) * nrhs, 0.0);
+      st.stage_handle = rt_.register_vector({st.stage.data(), st.stage.size(), sizeof(double)});
+    }
     rt::HostAccess w(rt_, st.stage_handle, rt::Access::Write);
     rt::PausedWorkers paused(rt_);
     copy_columns(B, ldb, st.stage.data(), sym.n, sym.n, nrhs);
@@ -166,7 +175,7 @@ void CholeskySolver::solve_levels(SolveState& st, double* B, int nrhs, int ldb) 
   t = std::chrono::steady_clock::now();
   planners::SolveRhs rhs;
   rhs.nrhs = nrhs;
-  rhs.device_b = rhs.device_x = st.stage_handle;
+  rhs.device_b = rhs.device_x = own ? own.id() : st.stage_handle;
   rhs.perm = st.perm;
   solve_stats_ = submit(st, st.device_stage, rhs);
   solve_times_.submit_s = seconds_since(t);
@@ -174,7 +183,9 @@ void CholeskySolver::solve_levels(SolveState& st, double* B, int nrhs, int ldb) 
   rt_.wait_all();
   solve_times_.wait_s = seconds_since(t);
   t = std::chrono::steady_clock::now();
-  {
+  if (own) {
+    own.reset();
+  } else {
     rt::HostAccess r(rt_, st.stage_handle, rt::Access::Read);
     rt::PausedWorkers paused(rt_);
     copy_columns(st.stage.data(), sym.n, B, ldb, sym.n, nrhs);

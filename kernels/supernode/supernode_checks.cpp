@@ -103,6 +103,12 @@ void check_panel_solve(const char* routine, const ConstPanelRef& p, const double
   if (nrhs > 0 && rows_below > 0 && below == nullptr) fail(routine, "no block for the rows below");
 }
 
+void check_diagonal_solve(const char* routine, const double* D, int ld, int nc, const double* x, int ldx, int nrhs) {
+  if (nc < 0 || ld < std::max(1, nc) || ldx < std::max(1, nc) || nrhs < 0 || (nc > 0 && nrhs > 0 && (!D || !x)))
+    fail(routine, "nc = " + std::to_string(nc) + ", ld = " + std::to_string(ld) + ", ldx = " + std::to_string(ldx) +
+                      ", nrhs = " + std::to_string(nrhs) + " or a null block");
+}
+
 void check_solve_moves(const char* routine, const SolveMove* moves, int count, int nrhs) {
   if (count < 0 || nrhs < 0) fail(routine, "count = " + std::to_string(count) + ", nrhs = " + std::to_string(nrhs));
   if (count > 0 && moves == nullptr) fail(routine, "no moves");

@@ -30,6 +30,9 @@ void check_update_rows(const char* routine, const ConstPanelRef& d, UpdateRange 
 // below present when there is something to solve. Only sizes and pointers: the CUDA kernels run it too.
 void check_panel_solve(const char* routine, const ConstPanelRef& p, const double* x, int ldx, const double* below,
                        int ldb, int nrhs);
+// A diagonal-block solve (supernode_diagonal_*_cuda, level_wide_*_cuda): nc >= 0, ld and ldx >=
+// max(1, nc), nrhs >= 0, D and x present when there is something to solve.
+void check_diagonal_solve(const char* routine, const double* D, int ld, int nc, const double* x, int ldx, int nrhs);
 // Moves between compact blocks and blocks of unknowns: 0 <= p0 <= p1 <= ldc, ldb >= block_rows,
 // pointers present where entries move; nrhs >= 0.
 void check_solve_moves(const char* routine, const SolveMove* moves, int count, int nrhs);

@@ -27,6 +27,17 @@ struct Supernode {
   double* x;  // the stage at the supernode's first column
 };
 
+// The right-hand sides of team k of `groups` (contiguous ranges of ceil(nrhs / groups)): its own
+// view of the stage (from its first column) and how many it takes (0 for a team past the end).
+struct RhsGroup {
+  double* stage;
+  int nrhs;
+};
+__device__ __forceinline__ RhsGroup rhs_group(int k, int groups, double* stage, int ldn, int nrhs) {
+  const int per = (nrhs + groups - 1) / groups, first = k * per;
+  return {stage + static_cast<long long>(first) * ldn, max(0, min(per, nrhs - first))};
+}
+
 __device__ __forceinline__ Supernode supernode(const LevelSolvePanels& panels, const LevelSolveEntry& it,
                                                const PanelLocation* loc, const std::int32_t* rows, double* stage) {
   const PanelLocation l = loc[it.supernode];
@@ -148,12 +159,15 @@ __device__ void team_forward(const Supernode& s, double* stage, int ldn, int nrh
 
 // Backward on one supernode by a team: each 32-column block takes off what the rows after it send
 // (with FULL the rows below too; else only the diagonal block's, the tiles did the rest), then warp
-// 0 solves it. share: kWarps * 32 * RB doubles of shared memory (TEAM > 32).
+// 0 solves it. share: kWarps * 32 * RB doubles of shared memory (TEAM > 32). The diagonal block's
+// rows are the supernode's own columns, so without FULL s.R is not read (a part of a diagonal block
+// can be solved, with s.x at its first column).
 template <int TEAM, int RB, bool FULL>
 __device__ void team_backward(const Supernode& s, const double* stage, int ldn, int nrhs, int tid, double* share) {
   constexpr int kWarps = TEAM / 32;
   const int lane = tid % 32, warp = tid / 32;
   const int row_end = FULL ? s.nr : s.nc;
+  const long long own = s.x - stage;  // the stage's row of the block's first column
   for (int r0 = 0; r0 < nrhs; r0 += RB) {
     const int nb = min(RB, nrhs - r0);
     double* x = s.x + static_cast<long long>(r0) * ldn;
@@ -169,7 +183,7 @@ __device__ void team_backward(const Supernode& s, const double* stage, int ldn, 
         const double* col = s.P + static_cast<long long>(jb + lane) * s.nr;
         for (int i = i0; i < i1; ++i) {
           const double l = col[i];
-          const long long row = s.R[i];
+          const long long row = FULL ? static_cast<long long>(s.R[i]) : own + i;
 #pragma unroll
           for (int q = 0; q < RB; ++q)
             if (q < nb) sub[q] += l * z[row + static_cast<long long>(q) * ldn];

@@ -44,19 +44,12 @@ void triangular(cublasHandle_t h, cublasOperation_t op, int jb, const double* D,
   }
 }
 
-// The arguments of supernode_diagonal_{forward,backward}_cuda.
-void check_diagonal(const char* routine, const double* D, int ld, int nc, const double* x, int ldx, int nrhs) {
-  if (nc < 0 || ld < std::max(1, nc) || ldx < std::max(1, nc) || nrhs < 0 || (nc > 0 && nrhs > 0 && (!D || !x)))
-    throw InvalidArgument(std::string(routine) + ": nc = " + std::to_string(nc) + ", ld = " + std::to_string(ld) +
-                          ", ldx = " + std::to_string(ldx) + ", nrhs = " + std::to_string(nrhs) + " or a null block");
-}
-
 }  // namespace
 
 void supernode_diagonal_forward_cuda(cublasHandle_t handle, cudaStream_t stream, const double* D, int ld, int nc,
                                      double* x, int ldx, int nrhs) {
   constexpr const char* routine = "supernode_diagonal_forward_cuda";
-  check_diagonal(routine, D, ld, nc, x, ldx, nrhs);
+  check_diagonal_solve(routine, D, ld, nc, x, ldx, nrhs);
   if (nc == 0 || nrhs == 0) return;
   CublasStreamScope bound(handle, stream, routine);
   CublasPointerModeScope host_scalars(handle, CUBLAS_POINTER_MODE_HOST, routine);
@@ -72,7 +65,7 @@ void supernode_diagonal_forward_cuda(cublasHandle_t handle, cudaStream_t stream,
 void supernode_diagonal_backward_cuda(cublasHandle_t handle, cudaStream_t stream, const double* D, int ld, int nc,
                                       double* x, int ldx, int nrhs) {
   constexpr const char* routine = "supernode_diagonal_backward_cuda";
-  check_diagonal(routine, D, ld, nc, x, ldx, nrhs);
+  check_diagonal_solve(routine, D, ld, nc, x, ldx, nrhs);
   if (nc == 0 || nrhs == 0) return;
   CublasStreamScope bound(handle, stream, routine);
   CublasPointerModeScope host_scalars(handle, CUBLAS_POINTER_MODE_HOST, routine);

@@ -2,8 +2,8 @@
 // GPU, then a mixed CPU+GPU run; solves checked by backward error. Skips without a CUDA worker.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
-
 
 #include "cholesky/cholesky_solver.hpp"
 #include "reference/sparse_reference.hpp"
@@ -72,6 +72,15 @@ TEST_P(CholeskyGpu, SolveWhereThePanelsLive) {
         chol.solve(X.data(), nrhs, A.rows);
         for (int c = 0; c < nrhs; ++c)
           EXPECT_LE(ref::backward_error(A, X.data() + c * n, B.data() + c * n), 1e-14) << nrhs << " host";
+        // ldb > n: the columns apart in the caller's array (staged), the gap left as it was.
+        const std::size_t ldb = n + 3;
+        std::vector<double> Y(ldb * nrhs, -7.0);
+        for (int c = 0; c < nrhs; ++c) std::copy(B.begin() + c * n, B.begin() + (c + 1) * n, Y.begin() + c * ldb);
+        chol.solve(Y.data(), nrhs, static_cast<int>(ldb));
+        for (int c = 0; c < nrhs; ++c) {
+          EXPECT_LE(ref::backward_error(A, Y.data() + c * ldb, B.data() + c * n), 1e-14) << nrhs << " host, ldb > n";
+          for (std::size_t i = n; i < ldb; ++i) EXPECT_EQ(Y[c * ldb + i], -7.0) << nrhs << " gap of column " << c;
+        }
         std::vector<double> b = B;
         {
           rt::DataHandle hb(r, r.register_vector({b.data(), b.size()}));

@@ -2,8 +2,9 @@
 // serial reference (the _cpu ones) on the same random panels of real structures: leaf subtrees and
 // the groups above in several chunks, a whole factor as one subtree, all three classes (warp, block,
 // wide: cuBLAS from 64 columns in some cases, so that small problems reach it), panels of more than
-// 32 columns and 256 rows, 1, 3 and 16 right-hand sides (one and two register blocks of 8, a
-// partial one). Skips without a GPU.
+// 32 columns and 256 rows, wide diagonal blocks of several 256-column steps, 1, 3 and 16
+// right-hand sides (split over teams: register blocks of 8 and 1, a partial one; the wide class's
+// own step kernel with several). Skips without a GPU.
 #include <gtest/gtest.h>
 
 #include <cublas_v2.h>
@@ -56,7 +57,7 @@ TEST_F(LevelSolveGpu, MatchesTheSerialReference) {
                         {"elast3d, wide from 64", elasticity_3d(9, 8, 8), -1.0, 5, 64},
                         {"lap2d whole", laplacian_2d(150, 140), 1e30, 1, 1024},
                         {"lap3d no subtrees", laplacian_3d(18, 17, 16), 0.0, 240, 1024}};
-  int classes[3] = {0, 0, 0}, wide_panels = 0;  // over all cases
+  int classes[3] = {0, 0, 0}, wide_panels = 0, wide_steps = 0;  // over all cases
   for (const Case& c : cases) {
     planners::LevelSolveOptions o;
     o.max_groups = c.max_groups;
@@ -67,6 +68,8 @@ TEST_F(LevelSolveGpu, MatchesTheSerialReference) {
     for (const auto& ch : chunks)
       for (std::size_t l = 0; l < ch.tiles.size(); ++l)
         for (int cls = 0; cls < 3; ++cls) classes[cls] += ch.segments[3 * l + cls + 1] - ch.segments[3 * l + cls];
+    for (const auto& ch : chunks)
+      for (const auto& w : ch.wide) wide_steps += w.ncols > kernels::kSolveBlock;
     for (const auto& e : p.plan.entries)
       wide_panels += p.layout.loc[e.supernode].ncols > 32 && p.layout.loc[e.supernode].nrows > 256;
     const DeviceArray<double> values(stream_, p.values);
@@ -100,6 +103,7 @@ TEST_F(LevelSolveGpu, MatchesTheSerialReference) {
   EXPECT_GT(classes[1], 0);
   EXPECT_GT(classes[2], 0);
   EXPECT_GT(wide_panels, 0);
+  EXPECT_GT(wide_steps, 0);
 }
 
 }  // namespace
