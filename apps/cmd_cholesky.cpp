@@ -133,7 +133,7 @@ int cmd_cholesky(int argc, char** argv) {
   check_positive_diagonal(A);
   std::vector<double> b = rhs(p, A.rows), x = b;
 
-  rt::Runtime runtime(runtime_options(p));
+  rt::Runtime runtime(runtime_options(p, cholesky::kCudaWorkersPerGpu));
   cholesky::CholeskySolver solver(runtime);
   cholesky::AnalyzeOptions ao;
   ao.ordering = parse_ordering(p.get("ordering"));

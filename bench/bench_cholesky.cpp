@@ -109,7 +109,7 @@ int main(int argc, char** argv) try {
         .set("cpu_threads", c.threads);
   }
 
-  rt::Runtime runtime(cli::runtime_options(p));
+  rt::Runtime runtime(cli::runtime_options(p, cholesky::kCudaWorkersPerGpu));
   auto solver_owner = std::make_unique<cholesky::CholeskySolver>(runtime);
   cholesky::CholeskySolver& solver = *solver_owner;
   const double t0 = cli::now_seconds();

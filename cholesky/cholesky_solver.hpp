@@ -40,6 +40,12 @@ struct FactorizeReport {
   double values_cuda = 0, values_any = 0, values_cpu = 0;
 };
 
+// CUDA workers a GPU that a runtime made for the factorization should have
+// (rt::RuntimeOptions::cuda_workers_per_gpu; `hetsparse cholesky` and bench_cholesky use it unless
+// told otherwise): with one stream each, independent update and factor tasks overlap on the GPU
+// (docs/benchmarks.md, issue 15, the twelfth session).
+inline constexpr int kCudaWorkersPerGpu = 2;
+
 // The runtime must outlive the solver.
 class CholeskySolver {
  public:

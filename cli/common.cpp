@@ -86,7 +86,7 @@ void check_gpus_for(const ArgParser& p, int ncuda) {
 
 }  // namespace
 
-rt::RuntimeOptions runtime_options(const ArgParser& p) {
+rt::RuntimeOptions runtime_options(const ArgParser& p, int default_cuda_workers_per_gpu) {
   rt::RuntimeOptions o;
   o.scheduler = p.get("sched");
   // The runtime compares the counts with the CPUs there are and StarPU's limits.
@@ -95,7 +95,11 @@ rt::RuntimeOptions runtime_options(const ArgParser& p) {
   if (p.has("ncpu")) o.ncpu = count("ncpu");
   if (p.has("ncuda")) o.ncuda = count("ncuda");
   check_gpus_for(p, o.ncuda);
-  if (p.has("cuda-workers-per-gpu")) o.cuda_workers_per_gpu = count("cuda-workers-per-gpu");
+  if (p.has("cuda-workers-per-gpu")) {
+    o.cuda_workers_per_gpu = count("cuda-workers-per-gpu");
+  } else if (!std::getenv("STARPU_NWORKER_PER_CUDA")) {
+    o.cuda_workers_per_gpu = default_cuda_workers_per_gpu;
+  }
   o.trace_dir = p.get("trace");
   o.perfmodel_dir = p.get("perfmodel-dir");
   o.verbose = p.has("verbose");

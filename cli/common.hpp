@@ -11,11 +11,13 @@
 
 namespace hetsparse::cli {
 
-// --sched, --ncpu, --ncuda, --trace, --perfmodel-dir, --verbose, --progress, --json
+// --sched, --ncpu, --ncuda, --cuda-workers-per-gpu, --trace, --perfmodel-dir, --verbose, --progress, --json
 void add_runtime_options(ArgParser& p);
 // UsageError for a negative worker count and for more CUDA workers (--ncuda or STARPU_NCUDA) than
 // GPUs found; the Runtime checks the rest (runtime/starpu/settings_checks.hpp).
-rt::RuntimeOptions runtime_options(const ArgParser& p);
+// default_cuda_workers_per_gpu: the command's own default, taken when neither --cuda-workers-per-gpu
+// nor STARPU_NWORKER_PER_CUDA says (-1: StarPU's one).
+rt::RuntimeOptions runtime_options(const ArgParser& p, int default_cuda_workers_per_gpu = -1);
 
 // positional `matrix` (a .mtx or .mtx.gz file) or --generate SPEC
 void add_matrix_input(ArgParser& p, const std::string& default_spec);
