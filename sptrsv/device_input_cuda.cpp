@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "hetsparse/error.hpp"
-#include "kernels/common/staged_upload_cuda.hpp"
 #include "sptrsv/cuda_resources.hpp"
 #include "sptrsv/device_input.hpp"
 
@@ -122,20 +121,25 @@ HostInputResult analyse_host_input(const Csr& t, int device, Triangle tri, bool 
   if (device < 0) check_cuda(cudaGetDevice(&device), "cudaGetDevice in TriangularSolver::analyze");
   DeviceScope scope(device);
   cuda_resources::Stream stream;
-  // Stream-ordered: the input lives only until the analysis has made its own copy.
-  const auto allocate = [&](std::size_t count, std::size_t element_bytes) {
+  const std::vector<index_t> rowptr(t.rowptr.begin(), t.rowptr.end());  // offsets fit: nnz < 2^31
+  // Stream-ordered: the input lives only until the analysis has made its own copy. Pageable copies:
+  // staging them through pinned chunks with several host threads measured no faster on the H100's
+  // host (5-7 GB/s either way, docs/benchmarks.md, issue 16).
+  const auto upload = [&](const auto& v) {
+    using T = typename std::decay_t<decltype(v)>::value_type;
     void* p = nullptr;
-    check_cuda(cudaMallocAsync(&p, std::max<std::size_t>(count, 1) * element_bytes, stream.get()),
+    check_cuda(cudaMallocAsync(&p, std::max<std::size_t>(v.size(), 1) * sizeof(T), stream.get()),
                "cudaMallocAsync in TriangularSolver::analyze");
-    return p;
+    check_cuda(cudaMemcpyAsync(p, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice, stream.get()),
+               "cudaMemcpyAsync in TriangularSolver::analyze");
+    return static_cast<T*>(p);
   };
-  const auto n = static_cast<std::size_t>(t.rows), entries = static_cast<std::size_t>(nnz);
-  auto* d_rowptr = static_cast<index_t*>(allocate(n + 1, sizeof(index_t)));
-  auto* d_colind = static_cast<index_t*>(allocate(entries, sizeof(index_t)));
-  auto* d_values = static_cast<double*>(allocate(entries, sizeof(double)));
   kernels::DeviceCsrView view;
   view.n = t.rows;
   view.upper = tri == Triangle::Upper;
+  index_t* d_rowptr = upload(rowptr);
+  index_t* d_colind = upload(t.colind);
+  double* d_values = upload(t.values);
   view.rowptr = d_rowptr;
   view.colind = d_colind;
   view.values = d_values;
@@ -145,17 +149,7 @@ HostInputResult analyse_host_input(const Csr& t, int device, Triangle tri, bool 
     cudaFreeAsync(d_values, stream.get());
   };
   try {
-    {
-      kernels::StagedUpload upload(stream.get());
-      const offset_t* ptr = t.rowptr.data();  // 64-bit offsets narrowed as they are staged: nnz < 2^31
-      upload.copy(d_rowptr, n + 1, sizeof(index_t), [ptr](void* dst, std::size_t first, std::size_t count) {
-        auto* out = static_cast<index_t*>(dst);
-        for (std::size_t i = 0; i < count; ++i) out[i] = static_cast<index_t>(ptr[first + i]);
-      });
-      upload.copy(d_colind, t.colind.data(), entries);
-      upload.copy(d_values, t.values.data(), entries);
-      upload.finish();
-    }
+    check_cuda(cudaStreamSynchronize(stream.get()), "cudaStreamSynchronize in TriangularSolver::analyze");
     r.upload_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     r.analysed = analyse_on_device(view, device, unit_diagonal, options, false).analysed;  // null: rejected
   } catch (...) {

@@ -71,11 +71,7 @@ void TriangularSolver::analyze(const Csr& T, Triangle tri, bool unit_diagonal, c
   const AnalysisOptions analysis = analysis_options(options, gpu);
   if (gpu && analyses_on_gpu(options)) {
     // On the device of the caller's current CUDA context (the first CUDA worker's for the CLI).
-    HostInputResult in;
-    {
-      rt::PausedWorkers paused(rt_);  // the upload's fill threads want the cores the workers poll on
-      in = analyse_host_input(T, -1, tri, unit_diagonal, analysis);
-    }
+    HostInputResult in = analyse_host_input(T, -1, tri, unit_diagonal, analysis);
     if (in.analysed) {  // else not normalised: the host analysis below normalises it
       options_ = options;
       upload_seconds_ = in.upload_seconds;

@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "kernels/common/cuda_check.hpp"
-#include "kernels/common/staged_upload_cuda.hpp"
 #include "kernels/sptrsv/sptrsv.hpp"
 #include "hetsparse/error.hpp"
 
@@ -99,14 +98,14 @@ void solve_cuda(const std::string& variant, cudaStream_t stream, const Triangula
 DeviceTriangular::DeviceTriangular(cudaStream_t stream, const TriangularView& host) {
   check_segments(host.segments, host.num_segments, host.n);
   check_segments(host.level_segments, host.num_level_segments, host.n);
-  StagedUpload staged(stream);  // pinned chunks: a pageable copy of the matrix ran at 5-7 GB/s
   const auto upload = [&](const auto* data, std::size_t count) {
     using T = std::remove_const_t<std::remove_pointer_t<decltype(data)>>;
     if (data == nullptr || count == 0) return static_cast<const T*>(nullptr);
     void* device = nullptr;
     check_cuda(cudaMalloc(&device, count * sizeof(T)), "cudaMalloc in DeviceTriangular");
     allocations_.push_back(device);
-    staged.copy(static_cast<T*>(device), data, count);
+    check_cuda(cudaMemcpyAsync(device, data, count * sizeof(T), cudaMemcpyHostToDevice, stream),
+               "cudaMemcpyAsync in DeviceTriangular");
     return static_cast<const T*>(device);
   };
   const auto n = static_cast<std::size_t>(host.n);
@@ -135,7 +134,7 @@ DeviceTriangular::DeviceTriangular(cudaStream_t stream, const TriangularView& ho
       view_.level_colind = upload(host.level_colind, nnz);
       view_.level_values = upload(host.level_values, nnz);
     }
-    staged.finish();
+    check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize in DeviceTriangular");
   } catch (...) {
     for (void* p : allocations_) cudaFree(p);
     throw;
