@@ -13,6 +13,7 @@
 #include "cli/json.hpp"
 #include "cli/result_checks.hpp"
 #include "apps/commands.hpp"
+#include "apps/sptrsv_preprocess.hpp"
 #include "codelets/sptrsv/sptrsv_level_codelets.hpp"
 #include "codelets/sptrsv/sptrsv_level_workers.hpp"
 #include "reference/sparse_reference.hpp"
@@ -98,6 +99,12 @@ int cmd_sptrsv(int argc, char** argv) {
       .option("split-measure", "off|on[:margin=M,max-ms=T,candidates=K,solves=S]",
               "split auto: time the nearest predicted policies at setup where the model cannot separate them "
               "(predicted within M x, best under T ms)", "on")
+      .option("analysis", "auto|host",
+              "where T is analysed: auto = on the GPU when the solves and the scheme allow it, host = on the host", "auto")
+      .option("analyses", "N",
+              "analyse T this many times in this process, each with a fresh solver and its warm-up solve; the report "
+              "is the last one's (preprocess_first_s: the first's, which also pays the process's first use of each "
+              "kernel and library)", "1")
       .flag("analyze", "print every structural feature of T (and the split model's)")
       .option("iterations", "N", "timed solves (the median is reported)", "10")
       .option("seed", "S", "seed of the random b", "1");
@@ -137,7 +144,9 @@ int cmd_sptrsv(int argc, char** argv) {
     if (ro.scheduler.empty() && !std::getenv("STARPU_SCHED")) ro.scheduler = "peager";
     if (!std::getenv("STARPU_SINGLE_COMBINED_WORKER")) ::setenv("STARPU_SINGLE_COMBINED_WORKER", "1", 1);
   }
+  const double runtime_t0 = now_seconds();
   rt::Runtime runtime(ro);
+  const double runtime_start_s = now_seconds() - runtime_t0;  // StarPU, its workers and their CUDA contexts
   check_device(p, runtime);
   const int widest = codelets::widest_parallel_worker();
   try {
@@ -153,13 +162,16 @@ int cmd_sptrsv(int argc, char** argv) {
   so.matrix_name = in.name;
   so.split.model_file = p.get("split-model");
   so.split.cpu_parallel_width = std::max(1, widest);
+  if (p.get("analysis") != "auto" && p.get("analysis") != "host")
+    throw UsageError("hetsparse sptrsv: --analysis must be auto or host, not '" + p.get("analysis") + "'");
+  so.analysis_place = p.get("analysis") == "host" ? sptrsv::AnalysisPlace::Host : sptrsv::AnalysisPlace::Auto;
+  const long analyses = p.get_int("analyses");
+  if (analyses < 1) throw UsageError("hetsparse sptrsv: --analyses must be at least 1");
   // Owned apart so that its handles are unregistered before the runtime shuts down.
-  auto solver_ptr = std::make_unique<sptrsv::TriangularSolver>(runtime);
-  sptrsv::TriangularSolver& solver = *solver_ptr;
-  solver.analyze(T, tri, unit, so);
+  SptrsvPreprocess pre = preprocess_sptrsv(runtime, T, tri, unit, so, b, x, analyses);
+  sptrsv::TriangularSolver& solver = *pre.solver;
+  const double preprocess_s = pre.seconds;
 
-  // Warm-up solve (moves T to where it runs, lets the history model learn), then the timed ones.
-  solver.solve(b.data(), x.data());
   std::vector<double> times;
   ProgressReporter progress("sptrsv", progress_wanted(p.has("progress")));
   progress.begin("solves");
@@ -193,15 +205,14 @@ int cmd_sptrsv(int argc, char** argv) {
   const double bnorm = norm2(b);
   const double residual = bnorm > 0 ? norm2(r) / bnorm : norm2(r);
   const bool ok = std::isfinite(residual) && residual <= 1e-8;
-  const auto nnz = solver.pattern().nnz();
+  const auto nnz = solver.nnz();
   const double gflops = 2.0 * double(nnz) / (median * 1e9);
   const sptrsv::TriangularFeatures features = solver.features();
   const std::string variant = solver.chosen_variant();
   const double analysis_s = solver.analysis_seconds();
-  // After the warm-up: the per-worker preparation of cusparse / ag schemes is done by now.
-  const double preprocess_s = solver.preprocess_seconds();
+  const bool analysed_on_gpu = solver.analysed_on_device();
   const sptrsv::Selection selection = solver.selection();
-  const index_t levels = solver.pattern().num_levels();
+  const index_t levels = solver.num_levels();
   const int parallel_width = codelets::last_parallel_task_width();
   const long long level_tasks =
       solver.level_tasks() ? static_cast<long long>(solver.level_tasks()->tasks_last_submit()) : 0;
@@ -213,7 +224,7 @@ int cmd_sptrsv(int argc, char** argv) {
   const double split_setup_s = split ? split->setup_seconds() : 0.0;  // structure, decision, measurement, split
   const auto split_features = split ? planners::structure_list(split->structure())
                                     : std::vector<std::pair<std::string, double>>{};
-  solver_ptr.reset();
+  pre.solver.reset();
   const rt::TraceFiles tf = runtime.shutdown();
 
   if (json) {
@@ -224,8 +235,10 @@ int cmd_sptrsv(int argc, char** argv) {
         .set("scheduler", runtime.options().scheduler).set("cpu_workers", runtime.cpu_workers())
         .set("cuda_workers", runtime.cuda_workers()).set("device", p.get("device"))
         .set("variant", variant).set("cpu_mode", cpu_mode).set("widest_parallel_worker", widest)
-        .set("analysis_s", analysis_s).set("preprocess_s", preprocess_s)
+        .set("analysis_s", analysis_s).set("analysis_place", std::string(analysed_on_gpu ? "gpu" : "host"))
+        .set("preprocess_s", preprocess_s)
         .set("preprocess_in_solves", median > 0 ? preprocess_s / median : 0.0)
+        .set("runtime_start_s", runtime_start_s).set("warmup_solve_s", pre.warmup_solve_seconds)
         .set("iterations", static_cast<long long>(iters)).set("solve_ms", median * 1e3).set("gflops", gflops)
         .set("resident_solve_ms", paths.resident_ms)
         .set("relative_residual", residual).set("correct", ok);
@@ -235,6 +248,11 @@ int cmd_sptrsv(int argc, char** argv) {
           .set("resident_over_kernel", paths.resident_ms / paths.kernel_ms);
     } else {
       j.set("kernel_note", paths.kernel_note);
+    }
+    j.set("preprocess_steps", steps_json(pre.steps));
+    if (analyses > 1) {
+      j.set("analyses", static_cast<long long>(analyses)).set("preprocess_first_s", pre.first_seconds)
+          .set("preprocess_first_steps", steps_json(pre.first_steps));
     }
     if (parallel_width > 0) j.set("parallel_task_width", parallel_width);
     if (level_tasks > 0) j.set("tasks_per_solve", level_tasks);
@@ -278,7 +296,7 @@ int cmd_sptrsv(int argc, char** argv) {
     if (parallel_width > 0)
       std::printf("cpu mode    parallel task on %d worker(s) (widest combined worker %d)\n", parallel_width, widest);
     if (level_tasks > 0) std::printf("cpu mode    %lld per-level tasks per solve\n", level_tasks);
-    std::printf("analysis    %.4f s\n", analysis_s);
+    std::printf("analysis    %.4f s (%s)\n", analysis_s, analysed_on_gpu ? "GPU" : "host");
     if (!selection.how.empty()) {
       std::printf("selection   %s in %.4f s%s%s\n", selection.how.c_str(), selection.seconds,
                   selection.note.empty() ? "" : ": ", selection.note.c_str());
@@ -288,6 +306,9 @@ int cmd_sptrsv(int argc, char** argv) {
     }
     std::printf("preprocess  %.4f s (analysis + selection + preparation) = %.0f solves\n", preprocess_s,
                 median > 0 ? preprocess_s / median : 0.0);
+    for (const sptrsv::PreparationStep& st : pre.steps.steps())
+      std::printf("  %-26s %.4f s\n", st.name.c_str(), st.seconds);
+    if (analyses > 1) std::printf("first       preprocess %.4f s (the first of %ld analyses)\n", pre.first_seconds, analyses);
     std::printf("solve       %.4f ms (median of %ld, host vectors)  %.3f GFLOP/s\n", median * 1e3, iters, gflops);
     std::printf("resident    %.4f ms (vectors the runtime keeps where the solve runs)\n", paths.resident_ms);
     if (paths.kernel_ms > 0)

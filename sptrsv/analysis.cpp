@@ -94,6 +94,12 @@ TriangularPattern::TriangularPattern(const Csr& t, Triangle tri, bool unit_diago
     throw InvalidArgument("sptrsv analysis: parallel_friendly_rows must be >= 1, got " +
                           std::to_string(options.parallel_friendly_rows));
   }
+  auto mark = std::chrono::steady_clock::now();
+  const auto step = [&](const char* name) {
+    const auto now = std::chrono::steady_clock::now();
+    steps_.add(name, std::chrono::duration<double>(now - mark).count());
+    mark = now;
+  };
   detail::NormalisedPattern pattern = detail::normalise_pattern(t, tri, unit_diagonal);
   n_ = t.rows;
   values_ = detail::normalised_values(t, tri == Triangle::Upper, unit_diagonal, pattern.rowptr, pattern.entry_slot);
@@ -102,16 +108,21 @@ TriangularPattern::TriangularPattern(const Csr& t, Triangle tri, bool unit_diago
   entry_slot_ = std::move(pattern.entry_slot);
   input_rowptr_ = t.rowptr;
   input_colind_ = t.colind;
+  step("normalise");
 
   detail::LevelSchedule levels = detail::compute_levels(n_, tri == Triangle::Upper, rowptr_, colind_);
   row_level_ = std::move(levels.row_level);
   level_ptr_ = std::move(levels.level_ptr);
   level_rows_ = std::move(levels.level_rows);
   level_nnz_ = std::move(levels.level_nnz);
+  step("levels");
   if (options.level_ordered_copy) level_copy_ = detail::level_ordered_rows(level_rows_, rowptr_, colind_, values_);
+  step("level_copy");
 
   set_fusion_threshold(options.fusion_threshold);
+  step("segments");
   features_ = compute_features(host_view(), options.parallel_friendly_rows);
+  step("features");
   features_.analysis_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 

@@ -9,6 +9,7 @@
 #include "sparse/csr.hpp"
 #include "sparse/types.hpp"
 #include "sptrsv/features.hpp"
+#include "sptrsv/preparation_steps.hpp"
 #include "sptrsv/structure.hpp"
 
 namespace hetsparse::sptrsv {
@@ -89,6 +90,8 @@ class TriangularPattern {
   const TriangularFeatures& features() const { return features_; }
   // Wall time of the constructor's analysis (also features().analysis_ms, in ms).
   double analysis_seconds() const { return features_.analysis_ms * 1e-3; }
+  // The same by step: normalise, levels, level-ordered copy, segments, features.
+  const PreparationSteps& steps() const { return steps_; }
 
   // Host view for the CPU kernels and for DeviceTriangular; valid while this object lives unchanged.
   kernels::TriangularView host_view() const;
@@ -110,6 +113,7 @@ class TriangularPattern {
   kernels::SplitRule split_rule_;
   std::vector<index_t> segments_, level_segments_;
   TriangularFeatures features_;
+  PreparationSteps steps_;
 };
 
 }  // namespace hetsparse::sptrsv

@@ -35,6 +35,21 @@ struct DeviceInputResult {
 DeviceInputResult analyse_device_input(const kernels::DeviceCsrView& t, int device, bool unit_diagonal,
                                        const AnalysisOptions& options);
 
+// A host CSR analysed on CUDA device `device` (-1: the current one; TriangularSolver::analyze with CUDA workers): `t`
+// uploaded as it is, then analyse_device_input; no host pass over the entries but the copy. `analysed`
+// is null (and nothing is thrown) when the GPU cannot take it as it is: not a valid, normalised
+// triangle, or 2^31 entries or more; the host analysis then normalises it or names the faulty entry.
+struct HostInputResult {
+  std::unique_ptr<DeviceAnalysed> analysed;  // features.analysis_ms includes the upload
+  double upload_seconds = 0;
+};
+HostInputResult analyse_host_input(const Csr& t, int device, Triangle tri, bool unit_diagonal,
+                                   const AnalysisOptions& options);
+
+// Whether the normalised matrix on the device has exactly `t`'s rows and columns (update_values after
+// analyse_host_input); -1 when it does, else the first row that differs.
+index_t first_pattern_difference(const DeviceAnalysed& a, const Csr& t);
+
 // The analysed (normalised) matrix as a host CSR, for a host TriangularPattern when something needs
 // one (a CPU level mode, a scheme prepared on the host, a search).
 Csr download_normalised(const DeviceAnalysed& a);

@@ -1,8 +1,12 @@
 // GPU input analysed on the GPU (see device_input.hpp).
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <string>
+#include <type_traits>
+#include <vector>
 
 #include "hetsparse/error.hpp"
 #include "sptrsv/cuda_resources.hpp"
@@ -51,10 +55,9 @@ Csr download_csr(cudaStream_t stream, index_t n, const index_t* rowptr, const in
   return c;
 }
 
-}  // namespace
-
-DeviceInputResult analyse_device_input(const kernels::DeviceCsrView& t, int device, bool unit_diagonal,
-                                       const AnalysisOptions& options) {
+// analyse_device_input; a rejected input (not valid, not normalised) is downloaded only when asked.
+DeviceInputResult analyse_on_device(const kernels::DeviceCsrView& t, int device, bool unit_diagonal,
+                                    const AnalysisOptions& options, bool download_rejected) {
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || device < 0 || device >= devices) {
     cudaGetLastError();
@@ -83,7 +86,7 @@ DeviceInputResult analyse_device_input(const kernels::DeviceCsrView& t, int devi
                             (row == 0 ? std::string("must start at 0 and not decrease after row 0")
                                       : "decreases after row " + std::to_string(row)));
     }
-    r.host = download_csr(stream.get(), t.n, t.rowptr, t.colind, t.values);
+    if (download_rejected) r.host = download_csr(stream.get(), t.n, t.rowptr, t.colind, t.values);
     return r;
   }
   auto a = std::make_unique<DeviceAnalysed>();
@@ -96,6 +99,86 @@ DeviceInputResult analyse_device_input(const kernels::DeviceCsrView& t, int devi
   a->features.analysis_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   r.analysed = std::move(a);
   return r;
+}
+
+}  // namespace
+
+DeviceInputResult analyse_device_input(const kernels::DeviceCsrView& t, int device, bool unit_diagonal,
+                                       const AnalysisOptions& options) {
+  return analyse_on_device(t, device, unit_diagonal, options, true);
+}
+
+HostInputResult analyse_host_input(const Csr& t, int device, Triangle tri, bool unit_diagonal,
+                                   const AnalysisOptions& options) {
+  HostInputResult r;
+  const std::int64_t nnz = t.rowptr.empty() ? 0 : t.rowptr.back();
+  if (t.rows != t.cols || t.rows <= 0 || nnz >= (std::int64_t{1} << 31) ||
+      t.rowptr.size() != static_cast<std::size_t>(t.rows) + 1 || t.colind.size() != static_cast<std::size_t>(nnz) ||
+      t.values.size() != static_cast<std::size_t>(nnz)) {
+    return r;  // the host analysis names what is wrong
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  if (device < 0) check_cuda(cudaGetDevice(&device), "cudaGetDevice in TriangularSolver::analyze");
+  DeviceScope scope(device);
+  cuda_resources::Stream stream;
+  const std::vector<index_t> rowptr(t.rowptr.begin(), t.rowptr.end());  // offsets fit: nnz < 2^31
+  // Stream-ordered: the input lives only until the analysis has made its own copy. Pageable copies:
+  // staging them through pinned chunks with several host threads measured no faster on the H100's
+  // host (5-7 GB/s either way, docs/benchmarks.md, issue 16).
+  const auto upload = [&](const auto& v) {
+    using T = typename std::decay_t<decltype(v)>::value_type;
+    void* p = nullptr;
+    check_cuda(cudaMallocAsync(&p, std::max<std::size_t>(v.size(), 1) * sizeof(T), stream.get()),
+               "cudaMallocAsync in TriangularSolver::analyze");
+    check_cuda(cudaMemcpyAsync(p, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice, stream.get()),
+               "cudaMemcpyAsync in TriangularSolver::analyze");
+    return static_cast<T*>(p);
+  };
+  kernels::DeviceCsrView view;
+  view.n = t.rows;
+  view.upper = tri == Triangle::Upper;
+  index_t* d_rowptr = upload(rowptr);
+  index_t* d_colind = upload(t.colind);
+  double* d_values = upload(t.values);
+  view.rowptr = d_rowptr;
+  view.colind = d_colind;
+  view.values = d_values;
+  const auto release = [&] {
+    cudaFreeAsync(d_rowptr, stream.get());
+    cudaFreeAsync(d_colind, stream.get());
+    cudaFreeAsync(d_values, stream.get());
+  };
+  try {
+    check_cuda(cudaStreamSynchronize(stream.get()), "cudaStreamSynchronize in TriangularSolver::analyze");
+    r.upload_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    r.analysed = analyse_on_device(view, device, unit_diagonal, options, false).analysed;  // null: rejected
+  } catch (...) {
+    release();
+    throw;
+  }
+  release();
+  if (r.analysed) {
+    r.analysed->features.analysis_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  }
+  return r;
+}
+
+index_t first_pattern_difference(const DeviceAnalysed& a, const Csr& t) {
+  DeviceScope scope(a.device);
+  cuda_resources::Stream stream;
+  const auto n = static_cast<std::size_t>(a.view.n);
+  const std::vector<index_t> ptr = download(stream.get(), a.view.rowptr, n + 1);
+  check_cuda(cudaStreamSynchronize(stream.get()), "cudaStreamSynchronize in update_values");
+  const std::vector<index_t> col = download(stream.get(), a.view.colind, static_cast<std::size_t>(ptr.back()));
+  check_cuda(cudaStreamSynchronize(stream.get()), "cudaStreamSynchronize in update_values");
+  if (t.rows != a.view.n || t.rowptr.size() != n + 1) return 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (t.rowptr[i] != ptr[i] || t.rowptr[i + 1] != ptr[i + 1] ||
+        !std::equal(col.begin() + ptr[i], col.begin() + ptr[i + 1], t.colind.begin() + t.rowptr[i])) {
+      return static_cast<index_t>(i);
+    }
+  }
+  return -1;
 }
 
 Csr download_normalised(const DeviceAnalysed& a) {

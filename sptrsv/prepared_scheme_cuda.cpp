@@ -18,13 +18,21 @@ SchemeKind check_scheme(const std::string& scheme) { return parse_scheme(scheme)
 
 std::vector<std::string> plain_variant_names() { return kernels::gpu_variants(); }
 
-std::vector<std::string> powered_candidates(const TriangularPattern& p) {
+namespace {
+
+std::vector<std::string> powered_candidates(index_t levels, std::int64_t longest_row) {
   std::vector<std::string> out;
-  if (p.num_levels() < kPoweredMinLevels || p.features().rnnz_max > kPoweredMaxRow) return out;
+  if (levels < kPoweredMinLevels || longest_row > kPoweredMaxRow) return out;
   for (const int power : {2, 4, 8, 16})
     for (const char* base : {"cusparse", "syncfree_levelorder", "yuenyeung_levelorder", "clusterlevels"})
       out.push_back("pow" + std::to_string(power) + ":" + base);
   return out;
+}
+
+}  // namespace
+
+std::vector<std::string> powered_candidates(const TriangularPattern& p) {
+  return powered_candidates(p.num_levels(), p.features().rnnz_max);
 }
 
 std::vector<std::string> unpowered_candidates(index_t n, std::int64_t nnz, index_t levels) {
@@ -38,12 +46,16 @@ std::vector<std::string> unpowered_candidates(index_t n, std::int64_t nnz, index
   return out;
 }
 
-std::vector<std::string> candidate_schemes(const TriangularPattern& p) {
-  std::vector<std::string> out = unpowered_candidates(p.rows(), p.nnz(), p.num_levels());
+std::vector<std::string> candidate_schemes(index_t n, std::int64_t nnz, index_t levels, std::int64_t longest_row) {
+  std::vector<std::string> out = unpowered_candidates(n, nnz, levels);
   const auto plain_and_cusparse = static_cast<std::ptrdiff_t>(kernels::gpu_variants().size() + 2);
-  std::vector<std::string> powered = powered_candidates(p);
+  std::vector<std::string> powered = powered_candidates(levels, longest_row);
   out.insert(out.begin() + plain_and_cusparse, powered.begin(), powered.end());  // the order candidate_schemes had
   return out;
+}
+
+std::vector<std::string> candidate_schemes(const TriangularPattern& p) {
+  return candidate_schemes(p.rows(), p.nnz(), p.num_levels(), p.features().rnnz_max);
 }
 
 std::unique_ptr<PreparedFamily> prepare_family(cudaStream_t stream, const kernels::TriangularView& host,
@@ -64,12 +76,18 @@ std::unique_ptr<PreparedFamily> prepare_family(cudaStream_t stream, const kernel
   throw InvalidArgument("PreparedScheme: scheme kind out of range");
 }
 
+bool prepares_from_device_matrix(const SchemeSpec& spec) {
+  return spec.kind == SchemeKind::Cusparse || spec.kind == SchemeKind::ClusterLevels || prepares_powered_on_device(spec);
+}
+
 struct PreparedScheme::Impl {
   std::string scheme;
   SchemeKind kind = SchemeKind::Variant;
   std::unique_ptr<PreparedFamily> family;
   double seconds = 0;
 };
+
+PreparedScheme::PreparedScheme() : impl_(std::make_unique<Impl>()) {}
 
 PreparedScheme::PreparedScheme(cudaStream_t stream, const kernels::TriangularView& host,
                                const kernels::TriangularDeviceView& device, const std::string& scheme,
@@ -89,6 +107,32 @@ PreparedScheme::PreparedScheme(cudaStream_t stream, const kernels::TriangularVie
   impl_->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+std::unique_ptr<PreparedScheme> PreparedScheme::from_device(cudaStream_t stream, const DeviceMatrix& m,
+                                                            const SchemeSpec& spec) {
+  if (!prepares_from_device_matrix(spec)) return nullptr;
+  const auto t0 = std::chrono::steady_clock::now();
+  std::unique_ptr<PreparedFamily> family;
+  switch (spec.kind) {
+    case SchemeKind::Cusparse:
+      family = prepare_cusparse(stream, m.view);
+      break;
+    case SchemeKind::ClusterLevels:  // longer rows need the host pack
+      if (m.longest_off_diagonals > kernels::ClusterLevelsPack::kMaxWidth) return nullptr;
+      family = prepare_cluster_levels(stream, m.levels, m.view, spec.cluster, m.longest_off_diagonals);
+      break;
+    default:
+      family = prepare_powered_on_device(stream, m.view, m.nnz, spec);  // null: I - M^K overflows the pack
+      break;
+  }
+  if (!family) return nullptr;
+  std::unique_ptr<PreparedScheme> p(new PreparedScheme());
+  p->impl_->scheme = to_string(spec);
+  p->impl_->kind = spec.kind;
+  p->impl_->family = std::move(family);
+  p->impl_->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return p;
+}
+
 PreparedScheme::~PreparedScheme() = default;
 
 void PreparedScheme::solve(cudaStream_t stream, const double* b, double* x, const kernels::SolveWorkspace& ws) const {
@@ -99,42 +143,90 @@ const std::string& PreparedScheme::scheme() const { return impl_->scheme; }
 SchemeKind PreparedScheme::kind() const { return impl_->kind; }
 double PreparedScheme::preprocess_seconds() const { return impl_->seconds; }
 
+PreparationSteps PreparedScheme::steps() const {
+  PreparationSteps s;
+  impl_->family->add_steps(s);
+  double timed = 0;
+  for (const PreparationStep& step : s.steps()) timed += step.seconds;
+  s.add(s.empty() ? "scheme" : "other", std::max(0.0, impl_->seconds - timed));
+  return s;
+}
+
 struct WorkerSchemes::Slot {
   cudaStream_t stream = nullptr;
-  std::unique_ptr<kernels::DeviceTriangular> matrix;
+  std::unique_ptr<kernels::DeviceTriangular> matrix;  // null when prepared from the GPU analysis
   std::unique_ptr<PreparedScheme> prepared;
 };
 
-std::unique_ptr<WorkerSchemes::Slot> WorkerSchemes::make_slot(cudaStream_t stream) {
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+PoweredCache& WorkerSchemes::powered() {
+  const TriangularPattern& p = source_.pattern();
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!powered_) powered_ = std::make_unique<PoweredCache>(p.host_view());
+  return *powered_;
+}
+
+std::unique_ptr<WorkerSchemes::Slot> WorkerSchemes::make_slot(cudaStream_t stream, PreparationSteps& steps) {
   auto slot = std::make_unique<Slot>();
-  const kernels::TriangularView host = pattern_.host_view();
-  slot->matrix = std::make_unique<kernels::DeviceTriangular>(stream, host);
-  slot->prepared = std::make_unique<PreparedScheme>(stream, host, slot->matrix->view(), spec_, &powered_);
   slot->stream = stream;
+  if (source_.device != nullptr) {
+    int device = -1;
+    check_cuda(cudaGetDevice(&device), "cudaGetDevice in WorkerSchemes");
+    if (device == source_.device_ordinal) {
+      slot->prepared = PreparedScheme::from_device(stream, *source_.device, spec_);
+      if (slot->prepared) {
+        steps.add_all("", slot->prepared->steps());
+        return slot;
+      }
+    }
+  }
+  // The host pattern (when built here from a download, its time is the solver's, not this step's).
+  const kernels::TriangularView host = source_.pattern().host_view();
+  PoweredCache& powered_cache = powered();
+  const auto t0 = std::chrono::steady_clock::now();
+  slot->matrix = std::make_unique<kernels::DeviceTriangular>(stream, host);
+  steps.add("matrix_upload", seconds_since(t0));
+  slot->prepared = std::make_unique<PreparedScheme>(stream, host, slot->matrix->view(), spec_, &powered_cache);
+  steps.add_all("", slot->prepared->steps());
   return slot;
 }
 
 WorkerSchemes::WorkerSchemes(const TriangularPattern& pattern, std::string scheme)
-    : pattern_(pattern), scheme_(std::move(scheme)), spec_(parse_scheme(scheme_)), powered_(pattern.host_view()) {
+    : WorkerSchemes(SchemeSource{[&pattern]() -> const TriangularPattern& { return pattern; }, nullptr, -1},
+                    std::move(scheme)) {}
+
+WorkerSchemes::WorkerSchemes(SchemeSource source, std::string scheme)
+    : source_(std::move(source)), scheme_(std::move(scheme)), spec_(parse_scheme(scheme_)) {
   if (spec_.kind != SchemeKind::Powered) return;
   // Built now: a refused transform is an error of analyze(), not of the first solve. On the host,
   // shared by the workers; on the GPU (powK:clusterlevels), for the first worker on this device.
-  const auto t0 = std::chrono::steady_clock::now();
+  PreparationSteps steps;
   if (prepares_powered_on_device(spec_)) {
     check_cuda(cudaGetDevice(&prebuilt_device_), "cudaGetDevice in WorkerSchemes");
     cudaStream_t stream = nullptr;
     check_cuda(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate in WorkerSchemes");
     try {
-      prebuilt_ = make_slot(stream);  // waits for the stream
+      prebuilt_ = make_slot(stream, steps);  // waits for the stream
     } catch (...) {
       cudaStreamDestroy(stream);
       throw;
     }
     cudaStreamDestroy(stream);
   } else {
-    powered_.get(spec_.power);
+    PoweredCache& cache = powered();
+    const auto t0 = std::chrono::steady_clock::now();
+    cache.get(spec_.power);
+    steps.add("host_transform", seconds_since(t0));
   }
-  preprocess_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  for (const PreparationStep& s : steps.steps()) preprocess_seconds_ += s.seconds;
+  steps_.add_all("", steps);
 }
 
 // Slots free their device memory here, on the thread that drops the solver; the workers' streams
@@ -163,11 +255,13 @@ void WorkerSchemes::solve(int worker, cudaStream_t stream, const double* b, doub
       prebuilt->stream = stream;
       *slot = std::move(*prebuilt);
     } else {
-      const auto t0 = std::chrono::steady_clock::now();
-      *slot = std::move(*make_slot(stream));
-      const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      PreparationSteps steps;
+      *slot = std::move(*make_slot(stream, steps));
+      double dt = 0;
+      for (const PreparationStep& s : steps.steps()) dt += s.seconds;
       std::lock_guard<std::mutex> lock(mutex_);
       preprocess_seconds_ += dt;
+      steps_.add_all("", steps);
     }
   }
   slot->prepared->solve(stream, b, x, ws);
@@ -176,6 +270,11 @@ void WorkerSchemes::solve(int worker, cudaStream_t stream, const double* b, doub
 double WorkerSchemes::preprocess_seconds() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return preprocess_seconds_;
+}
+
+PreparationSteps WorkerSchemes::steps() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return steps_;
 }
 
 }  // namespace hetsparse::sptrsv

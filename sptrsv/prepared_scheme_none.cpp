@@ -16,6 +16,10 @@ std::vector<std::string> unpowered_candidates(index_t, std::int64_t, index_t) { 
 
 std::vector<std::string> powered_candidates(const TriangularPattern&) { return {}; }
 
+std::vector<std::string> candidate_schemes(index_t, std::int64_t, index_t, std::int64_t) { return {}; }
+
+bool prepares_from_device_matrix(const SchemeSpec&) { return false; }
+
 struct PreparedScheme::Impl {};
 
 PreparedScheme::PreparedScheme(cudaStream_t, const kernels::TriangularView&, const kernels::TriangularDeviceView&,
@@ -26,7 +30,11 @@ PreparedScheme::PreparedScheme(cudaStream_t, const kernels::TriangularView&, con
                                const SchemeSpec& spec, PoweredCache*) {
   check_scheme(to_string(spec));
 }
+std::unique_ptr<PreparedScheme> PreparedScheme::from_device(cudaStream_t, const DeviceMatrix&, const SchemeSpec&) {
+  return nullptr;
+}
 PreparedScheme::~PreparedScheme() = default;
+PreparationSteps PreparedScheme::steps() const { return {}; }
 void PreparedScheme::solve(cudaStream_t, const double*, double*, const kernels::SolveWorkspace&) const {}
 const std::string& PreparedScheme::scheme() const {
   static const std::string none;
@@ -36,12 +44,13 @@ SchemeKind PreparedScheme::kind() const { return SchemeKind::Variant; }
 double PreparedScheme::preprocess_seconds() const { return 0; }
 
 struct WorkerSchemes::Slot {};
-WorkerSchemes::WorkerSchemes(const TriangularPattern& pattern, std::string scheme)
-    : pattern_(pattern), scheme_(std::move(scheme)), powered_(pattern.host_view()) {
+WorkerSchemes::WorkerSchemes(const TriangularPattern&, std::string scheme) : scheme_(std::move(scheme)) {
   check_scheme(scheme_);
 }
+WorkerSchemes::WorkerSchemes(SchemeSource, std::string scheme) : scheme_(std::move(scheme)) { check_scheme(scheme_); }
 WorkerSchemes::~WorkerSchemes() = default;
 void WorkerSchemes::solve(int, cudaStream_t, const double*, double*, const kernels::SolveWorkspace&) {}
 double WorkerSchemes::preprocess_seconds() const { return 0; }
+PreparationSteps WorkerSchemes::steps() const { return {}; }
 
 }  // namespace hetsparse::sptrsv

@@ -149,6 +149,12 @@ Selection select_scheme_by_model(const TriangularFeatures& f, const std::vector<
   return s;
 }
 
+bool selects_by_model(const SelectionOptions& o) {
+  if (o.mode == SelectMode::Search) return false;
+  const std::string gpu = cuda_device_name();
+  return !gpu.empty() && find_model_file(SelectionStore(resolve_perfmodel_dir(o.perfmodel_dir), gpu)).has_value();
+}
+
 SelectMode parse_select_mode(const std::string& s) {
   if (s.empty() || s == "default") return SelectMode::Default;
   if (s == "search") return SelectMode::Search;

@@ -80,6 +80,10 @@ Selection select_scheme(const TriangularPattern& p, const SelectionOptions& opti
 Selection select_scheme_by_model(const TriangularFeatures& f, const std::vector<std::string>& candidates,
                                  const SelectionOptions& options);
 
+// Whether select_scheme would choose by the model without a search: not SelectMode::Search, a GPU,
+// and a model file for it (mode Model without one searches).
+bool selects_by_model(const SelectionOptions& options);
+
 // The fastest "ok" entry, or nullptr.
 const SchemeTiming* fastest(const SchemeTimings& t);
 

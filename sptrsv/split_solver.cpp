@@ -125,10 +125,10 @@ SplitSolver::SplitSolver(rt::TaskRuntime& rt, const TriangularPattern& whole, co
       SelectionOptions so;
       so.perfmodel_dir = options.perfmodel_dir;
       so.expected_solves = options.expected_solves;
-      const TriangularPattern& p = part->pattern();
       TriangularSolveOptions unpowered = o;
-      unpowered.variant =
-          select_scheme_by_model(p.features(), unpowered_candidates(p.rows(), p.nnz(), p.num_levels()), so).scheme;
+      unpowered.variant = select_scheme_by_model(part->features(),
+                                                 unpowered_candidates(part->rows(), part->nnz(), part->num_levels()), so)
+                              .scheme;
       part->analyze(block, tri, false, unpowered);
     }
     return part;

@@ -3,11 +3,13 @@
 
 #include <algorithm>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "codelets/sptrsv/sptrsv_codelet.hpp"
 #include "codelets/sptrsv/sptrsv_level_codelets.hpp"
 #include "hetsparse/error.hpp"
+#include "sparse/convert.hpp"
 #include "sptrsv/selection_store.hpp"
 #include "sptrsv/split_solver.hpp"
 
@@ -133,6 +135,19 @@ void TriangularSolver::register_values() {
 }
 
 void TriangularSolver::update_values(const Csr& T) {
+  if (device_ && host_input_) {
+    // Analysed on the GPU from a host CSR: the same pattern analysed again with the new values (the
+    // scheme is prepared again either way; the model picks the same for the same pattern).
+    validate(T);
+    const index_t row = first_pattern_difference(*device_, T);
+    if (row >= 0) {
+      throw InvalidArgument("sptrsv update_values: the pattern of row " + std::to_string(row) +
+                            " (0-based) differs from the analysed one");
+    }
+    const TriangularSolveOptions options = options_;
+    analyze(T, tri_, unit_diagonal_, options);
+    return;
+  }
   if (device_) throw InvalidArgument("TriangularSolver::update_values after analyze_device: analyze_device again");
   if (!pattern_) throw InvalidArgument("TriangularSolver::update_values before analyze");
   // Let go of the old values first: update_values replaces the vectors they were registered from.
@@ -185,8 +200,24 @@ double TriangularSolver::analysis_seconds() const {
 }
 
 double TriangularSolver::preprocess_seconds() const {
-  return analysis_seconds() + selection_.seconds + (worker_schemes_ ? worker_schemes_->preprocess_seconds() : 0.0) +
+  return analysis_seconds() + host_pattern_seconds_ + selection_.seconds +
+         (worker_schemes_ ? worker_schemes_->preprocess_seconds() : 0.0) +
          (split_ ? split_->setup_seconds() : 0.0);  // split hook
+}
+
+PreparationSteps TriangularSolver::preprocess_steps() const {
+  PreparationSteps s;
+  if (pattern_ && !device_) {
+    s.add_all("analysis.", pattern_->steps());
+  } else if (device_) {
+    if (host_input_) s.add("analysis.upload", upload_seconds_);
+    s.add("analysis.gpu", analysis_seconds() - (host_input_ ? upload_seconds_ : 0.0));
+    if (host_pattern_seconds_ > 0) s.add("analysis.host_pattern", host_pattern_seconds_);
+  }
+  s.add("selection", selection_.seconds);
+  if (worker_schemes_) s.add_all("prepare.", worker_schemes_->steps());
+  if (split_) s.add("split", split_->setup_seconds());
+  return s;
 }
 
 const TriangularPattern& TriangularSolver::pattern() const { return host_pattern(); }

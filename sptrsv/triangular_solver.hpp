@@ -9,6 +9,7 @@
 //   s.solve(b.data(), x.data());
 #pragma once
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,12 @@
 namespace hetsparse::sptrsv {
 
 class SplitSolver;  // split_solver.hpp
+
+// Where analyze() analyses a host CSR: Auto = on the GPU (uploaded, kernels::DeviceAnalysis) when
+// solves go to CUDA workers (device Auto or Gpu, no split, serial CPU mode) and the scheme can be
+// prepared from it (auto with a trained model, or a plain variant, cusparse, clusterlevels,
+// powK:clusterlevels), else on the host; Host = always on the host (TriangularPattern).
+enum class AnalysisPlace { Auto, Host };
 
 struct TriangularSolveOptions {
   // Where solves run (solve_device.hpp): auto = a CUDA worker when there is one, else the CPUs. Solves
@@ -50,6 +57,7 @@ struct TriangularSolveOptions {
   // (SelectionOptions::expected_solves).
   int expected_solves = 100;
   AnalysisOptions analysis;
+  AnalysisPlace analysis_place = AnalysisPlace::Auto;
   // Solves that run on CPU workers only (device Cpu, a build without CUDA, nrhs > 1): serial
   // substitution in one task, one parallel task, or per-level tasks (cpu_solve.hpp). T^T solves
   // always use serial substitution; with device Any, single right-hand-side solves stay one
@@ -78,6 +86,8 @@ class TriangularSolver {
   // Analyses T (StructureError / InvalidArgument as TriangularPattern), picks the scheme and
   // registers the matrix with the runtime. InvalidArgument naming an unknown scheme, and for a
   // named scheme or device Cuda in a build without CUDA. A second call replaces the first.
+  // With CUDA workers the analysis may run on the GPU (options.analysis_place: T uploaded, analysed
+  // there, its arrays registered there); a T not already normalised is analysed on the host.
   //
   // variant "auto": select_scheme (search or model, options.select) unless the device is Cpu or the
   // runtime has no CUDA worker; with no GPU to time on, the fixed heuristic. Plain variants solve on the StarPU buffers; cusparse and
@@ -123,7 +133,15 @@ class TriangularSolver {
   // Everything a solve did not pay for: analysis + selection + the scheme preparations done so far
   // (cusparse / ag: one per CUDA worker that has solved).
   double preprocess_seconds() const;
-  // The host analysis (after analyze_device: built from a download on first use).
+  // The same by step: analysis.* (host: normalise, levels, level_copy, segments, features; GPU:
+  // upload, gpu; a host pattern built later from a download: host_pattern), selection, prepare.*
+  // (the scheme's parts, summed over the workers), split.
+  PreparationSteps preprocess_steps() const;
+  // Sizes of the analysed matrix (no host pattern needed).
+  index_t rows() const { return shape().n; }
+  std::int64_t nnz() const { return shape().nnz; }
+  index_t num_levels() const { return shape().num_levels; }
+  // The host analysis (after a GPU analysis: built from a download on first use).
   const TriangularPattern& pattern() const;
   // The per-level task planner of the last level-tasks solve (null before one).
   const LevelTaskPlanner* level_tasks() const { return level_tasks_.get(); }
@@ -143,9 +161,10 @@ class TriangularSolver {
   Shape shape() const;
   // Takes over one analysis (the host pattern or the GPU one, the other null) with its options, then
   // chooses the scheme and registers the matrix.
+  // host_input: device is analyze()'s GPU analysis of a host CSR.
   void install(std::unique_ptr<TriangularPattern> pattern, std::unique_ptr<DeviceAnalysed> device,
                const AnalysisOptions& analysis, Triangle tri, bool unit_diagonal, const TriangularSolveOptions& options,
-               bool gpu);
+               bool gpu, bool host_input);
   // install's first half: releases the previous analysis and takes over this one's state.
   void adopt(std::unique_ptr<TriangularPattern> pattern, std::unique_ptr<DeviceAnalysed> device,
              const AnalysisOptions& analysis, Triangle tri, bool unit_diagonal, const TriangularSolveOptions& options,
@@ -168,6 +187,9 @@ class TriangularSolver {
                                                    const TriangularSolveOptions& options, const std::string& source,
                                                    double decide_seconds) const;
   AnalysisOptions analysis_options(const TriangularSolveOptions& options, bool gpu) const;
+  // Whether analyze() takes the GPU path for these options (AnalysisPlace::Auto's conditions).
+  bool analyses_on_gpu(const TriangularSolveOptions& options) const;
+  SchemeSource scheme_source() const;  // for WorkerSchemes: the host pattern, and the GPU analysis
   const TriangularPattern& host_pattern() const;
   void release_matrix();  // handles, prepared schemes and level tasks of the previous analysis
   void register_matrix();
@@ -183,7 +205,13 @@ class TriangularSolver {
   rt::TaskRuntime& rt_;
   // Declaration order = reverse destruction order: handles, then prepared schemes, then the pattern.
   mutable std::unique_ptr<TriangularPattern> pattern_;  // null after analyze_device until needed
-  std::unique_ptr<DeviceAnalysed> device_;              // analyze_device's result
+  std::unique_ptr<DeviceAnalysed> device_;              // analyze_device's result, or analyze()'s GPU analysis
+  DeviceMatrix device_matrix_;                          // device_ for WorkerSchemes
+  bool host_input_ = false;                  // device_ is analyze()'s GPU analysis of a host CSR
+  TriangularSolveOptions options_;           // analyze()'s, for update_values after a GPU analysis
+  double upload_seconds_ = 0;                // that analysis's upload
+  mutable double host_pattern_seconds_ = 0;  // a host pattern built from a download
+  mutable std::mutex pattern_mutex_;          // that build: workers may ask for it at once
   AnalysisOptions analysis_;
   Triangle tri_ = Triangle::Lower;
   bool unit_diagonal_ = false;

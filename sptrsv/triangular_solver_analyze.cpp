@@ -1,6 +1,7 @@
 // TriangularSolver's analysis of a host CSR or of a CSR in GPU memory, and its scheme choice; the
 // data registration and the solves are in triangular_solver.cpp.
 #include <algorithm>
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
@@ -50,16 +51,40 @@ bool check_options(const TriangularSolveOptions& options, const rt::TaskRuntime&
 
 }  // namespace
 
+bool TriangularSolver::analyses_on_gpu(const TriangularSolveOptions& o) const {
+  if (o.analysis_place != AnalysisPlace::Auto) return false;
+  if (o.device != SolveDevice::Auto && o.device != SolveDevice::Gpu) return false;
+  if (o.split.mode != SplitMode::Off || o.cpu_mode != CpuMode::Serial) return false;
+  if (o.variant == "auto") {  // a search times schemes on the host pattern's device copies
+    SelectionOptions so;
+    so.mode = o.select;
+    so.perfmodel_dir = o.perfmodel_dir;
+    return selects_by_model(so);
+  }
+  const SchemeSpec spec = parse_scheme(o.variant);
+  return spec.kind == SchemeKind::Variant || prepares_from_device_matrix(spec);
+}
+
 void TriangularSolver::analyze(const Csr& T, Triangle tri, bool unit_diagonal, const TriangularSolveOptions& options) {
   // Without a CUDA worker every solve runs on a CPU: the chosen scheme says so.
   const bool gpu = check_options(options, rt_);
   const AnalysisOptions analysis = analysis_options(options, gpu);
+  if (gpu && analyses_on_gpu(options)) {
+    // On the device of the caller's current CUDA context (the first CUDA worker's for the CLI).
+    HostInputResult in = analyse_host_input(T, -1, tri, unit_diagonal, analysis);
+    if (in.analysed) {  // else not normalised: the host analysis below normalises it
+      options_ = options;
+      upload_seconds_ = in.upload_seconds;
+      install(nullptr, std::move(in.analysed), analysis, tri, unit_diagonal, options, gpu, true);
+      return;
+    }
+  }
   std::unique_ptr<TriangularPattern> pattern;
   {
     rt::PausedWorkers paused(rt_);  // host-only work: the workers' polling would slow it down
     pattern = std::make_unique<TriangularPattern>(T, tri, unit_diagonal, analysis);
   }
-  install(std::move(pattern), nullptr, analysis, tri, unit_diagonal, options, gpu);
+  install(std::move(pattern), nullptr, analysis, tri, unit_diagonal, options, gpu, false);
 }
 
 void TriangularSolver::analyze_device(kernels::DeviceCsrView T, int cuda_device, Triangle tri, bool unit_diagonal,
@@ -70,16 +95,19 @@ void TriangularSolver::analyze_device(kernels::DeviceCsrView T, int cuda_device,
   DeviceInputResult input =
       analyse_device_input(T, cuda_device, unit_diagonal, analysis);  // InvalidArgument without CUDA
   if (!input.analysed) {  // the host analysis normalises it or names the faulty entry
-    analyze(input.host, tri, unit_diagonal, options);
+    TriangularSolveOptions host = options;
+    host.analysis_place = AnalysisPlace::Host;  // it was just refused on the GPU
+    analyze(input.host, tri, unit_diagonal, host);
     return;
   }
-  install(nullptr, std::move(input.analysed), analysis, tri, unit_diagonal, options, gpu);
+  install(nullptr, std::move(input.analysed), analysis, tri, unit_diagonal, options, gpu, false);
 }
 
 void TriangularSolver::install(std::unique_ptr<TriangularPattern> pattern, std::unique_ptr<DeviceAnalysed> device,
                                const AnalysisOptions& analysis, Triangle tri, bool unit_diagonal,
-                               const TriangularSolveOptions& options, bool gpu) {
+                               const TriangularSolveOptions& options, bool gpu, bool host_input) {
   adopt(std::move(pattern), std::move(device), analysis, tri, unit_diagonal, options, gpu);
+  host_input_ = host_input;
   choose_split(options);  // split hook: a split needs no unified scheme
   if (!split_ || !split_->active()) choose_scheme(options);
   register_matrix();
@@ -91,6 +119,19 @@ void TriangularSolver::adopt(std::unique_ptr<TriangularPattern> pattern, std::un
   release_matrix();
   pattern_ = std::move(pattern);
   device_ = std::move(device);
+  host_pattern_seconds_ = 0;
+  device_matrix_ = DeviceMatrix{};
+  if (device_) {
+    const kernels::TriangularDeviceView& v = device_->view;
+    device_matrix_.view = v;
+    device_matrix_.levels.n = v.n;
+    device_matrix_.levels.upper = v.upper;
+    device_matrix_.levels.num_levels = v.num_levels;
+    device_matrix_.levels.level_ptr = v.host_level_ptr;
+    device_matrix_.levels.level_nnz = v.host_level_nnz;
+    device_matrix_.nnz = device_->nnz;
+    device_matrix_.longest_off_diagonals = static_cast<index_t>(std::max<std::int64_t>(device_->features.rnnz_max - 1, 0));
+  }
   analysis_ = analysis;
   tri_ = tri;
   unit_diagonal_ = unit_diagonal;
@@ -119,7 +160,18 @@ void TriangularSolver::choose_scheme(const TriangularSolveOptions& options) {
   const Shape sh = shape();
   if (options.variant == "auto") {
     if (device_ && options.select != SelectMode::Search) {
-      selection_ = select_scheme_by_model(device_->features, unpowered_candidates(sh.n, sh.nnz, sh.num_levels), so);
+      // A host CSR analysed on the GPU keeps the host path's space (powered forms included) and,
+      // when the model cannot pick, its search on a host pattern built from a download.
+      const std::vector<std::string> candidates =
+          host_input_ ? candidate_schemes(sh.n, sh.nnz, sh.num_levels, device_->features.rnnz_max)
+                      : unpowered_candidates(sh.n, sh.nnz, sh.num_levels);
+      selection_ = select_scheme_by_model(device_->features, candidates, so);
+      if (host_input_ && selection_.how != "model") {
+        const double spent = selection_.seconds;
+        const TriangularPattern& p = host_pattern();  // timed apart (host_pattern_seconds_)
+        selection_ = select_scheme(p, so);
+        selection_.seconds += spent;
+      }
     } else {
       selection_ = select_scheme(host_pattern(), so);
     }
@@ -134,7 +186,7 @@ void TriangularSolver::choose_scheme(const TriangularSolveOptions& options) {
     // much growth): the model's pick among the unpowered schemes, rather than a failed analysis.
     if (options.variant != "auto" || check_scheme(variant_) != SchemeKind::Powered) throw;
     const std::string refused = variant_ + " refused (" + e.what() + ")";
-    selection_ = select_scheme_by_model(host_pattern().features(), unpowered_candidates(sh.n, sh.nnz, sh.num_levels), so);
+    selection_ = select_scheme_by_model(features(), unpowered_candidates(sh.n, sh.nnz, sh.num_levels), so);
     selection_.note = refused + (selection_.note.empty() ? "" : "; " + selection_.note);
     variant_ = selection_.scheme;
     prepare_scheme();
@@ -146,14 +198,28 @@ void TriangularSolver::prepare_scheme() {
     const std::vector<std::string> variants = codelets::sptrsv_cuda_variants();
     variant_index_ = static_cast<int>(std::find(variants.begin(), variants.end(), variant_) - variants.begin());
   } else {
-    worker_schemes_ = std::make_unique<WorkerSchemes>(host_pattern(), variant_);
+    worker_schemes_ = std::make_unique<WorkerSchemes>(scheme_source(), variant_);
   }
 }
 
+SchemeSource TriangularSolver::scheme_source() const {
+  SchemeSource s;
+  s.pattern = [this]() -> const TriangularPattern& { return host_pattern(); };
+  if (device_) {
+    s.device = &device_matrix_;
+    s.device_ordinal = device_->device;
+  }
+  return s;
+}
+
 const TriangularPattern& TriangularSolver::host_pattern() const {
+  std::lock_guard<std::mutex> lock(pattern_mutex_);
   if (!pattern_ && device_) {
-    rt::PausedWorkers paused(rt_);
-    pattern_ = std::make_unique<TriangularPattern>(download_normalised(*device_), tri_, unit_diagonal_, analysis_);
+    const auto t0 = std::chrono::steady_clock::now();
+    Csr normalised = download_normalised(*device_);
+    // Not paused: a worker may be waiting here for the pattern its scheme needs (WorkerSchemes).
+    pattern_ = std::make_unique<TriangularPattern>(normalised, tri_, unit_diagonal_, analysis_);
+    host_pattern_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
   if (!pattern_) throw InvalidArgument("TriangularSolver::pattern before analyze");
   return *pattern_;

@@ -38,7 +38,7 @@ void bind_sptrsv(py::module_& m) {
       .def("solve",
            [](const TriangularEngine& e, const py::array& b, bool transpose, bool overwrite_b) {
              sptrsv::TriangularSolver& s = e.get();
-             Columns c = rhs_columns(b, s.pattern().rows(), overwrite_b, "TriangularSolver.solve");
+             Columns c = rhs_columns(b, s.rows(), overwrite_b, "TriangularSolver.solve");
              double* x = c.x.mutable_data();
              {
                py::gil_scoped_release free;

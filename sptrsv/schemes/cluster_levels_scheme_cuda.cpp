@@ -9,8 +9,9 @@ namespace {
 class ClusterLevelsFamily final : public PreparedFamily {
  public:
   ClusterLevelsFamily(cudaStream_t stream, const kernels::TriangularView& host,
-                      const kernels::TriangularDeviceView& device, const kernels::ClusterLevelsOptions& options)
-      : solver_(stream, host, device, options) {}
+                      const kernels::TriangularDeviceView& device, const kernels::ClusterLevelsOptions& options,
+                      index_t longest_row)
+      : solver_(stream, host, device, options, longest_row) {}
   void solve(cudaStream_t stream, const double* b, double* x, const kernels::SolveWorkspace&) const override {
     solver_.solve(stream, b, x);
   }
@@ -23,8 +24,9 @@ class ClusterLevelsFamily final : public PreparedFamily {
 
 std::unique_ptr<PreparedFamily> prepare_cluster_levels(cudaStream_t stream, const kernels::TriangularView& host,
                                                        const kernels::TriangularDeviceView& device,
-                                                       const kernels::ClusterLevelsOptions& options) {
-  return std::make_unique<ClusterLevelsFamily>(stream, host, device, options);
+                                                       const kernels::ClusterLevelsOptions& options,
+                                                       index_t longest_row) {
+  return std::make_unique<ClusterLevelsFamily>(stream, host, device, options, longest_row);
 }
 
 }  // namespace hetsparse::sptrsv

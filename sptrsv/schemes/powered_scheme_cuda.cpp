@@ -3,6 +3,8 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>
@@ -89,12 +91,12 @@ kernels::DeviceAnalysisOptions unit_triangle_analysis() {
 // analysis of I - M^K and clusterlevels packed on the device; no host pass over any power's entries.
 class DevicePoweredFamily final : public PreparedFamily {
  public:
-  DevicePoweredFamily(cudaStream_t stream, const kernels::TriangularView& host,
-                      const kernels::TriangularDeviceView& device, const SchemeSpec& spec)
-      : transform_(stream, {device.n, device.upper, device.rowptr, device.colind, device.values},
-                   host.n > 0 ? host.rowptr[host.n] : 0, spec.power, PowerLimits{}.max_entry_ratio,
-                   PowerLimits{}.max_growth),
-        analysis_(stream, transform_.powered(), unit_triangle_analysis()) {
+  DevicePoweredFamily(cudaStream_t stream, const kernels::TriangularDeviceView& device, std::int64_t nnz,
+                      const SchemeSpec& spec)
+      : transform_(stream, {device.n, device.upper, device.rowptr, device.colind, device.values}, nnz, spec.power,
+                   PowerLimits{}.max_entry_ratio, PowerLimits{}.max_growth),
+        analysis_(stream, lap("transform", transform_.powered()), unit_triangle_analysis()) {
+    lap("analysis", 0);
     kernels::TriangularView t;  // what the cluster plan reads on the host: the level schedule
     t.n = device.n;
     t.upper = device.upper;
@@ -104,14 +106,28 @@ class DevicePoweredFamily final : public PreparedFamily {
     solver_ = std::make_unique<kernels::ClusterLevelsSolver>(stream, t, analysis_.view(), spec.base->cluster, longest);
     d_ = memory_.allocate<double>(static_cast<std::size_t>(device.n));
     scratch_ = memory_.allocate<double>(static_cast<std::size_t>(device.n));
+    lap("pack", 0);
   }
 
   void solve(cudaStream_t stream, const double* b, double* x, const kernels::SolveWorkspace&) const override {
     powered_rhs(stream, transform_.factors(), transform_.inverse_diagonal(), b, d_, scratch_);
     solver_->solve(stream, d_, x);
   }
+  void add_steps(PreparationSteps& s) const override { s.add_all("", steps_); }
 
  private:
+  // Records the time since the last lap as step `name` (each part waits for the stream before it
+  // returns), passing `v` through so a member's initialiser can take it.
+  template <class T>
+  const T& lap(const char* name, const T& v) {
+    const auto now = std::chrono::steady_clock::now();
+    steps_.add(name, std::chrono::duration<double>(now - mark_).count());
+    mark_ = now;
+    return v;
+  }
+
+  PreparationSteps steps_;  // first: the members below are timed into it as they are built
+  std::chrono::steady_clock::time_point mark_ = std::chrono::steady_clock::now();
   kernels::DevicePoweredTransform transform_;
   kernels::DeviceAnalysis analysis_;
   std::unique_ptr<kernels::ClusterLevelsSolver> solver_;
@@ -126,16 +142,23 @@ bool prepares_powered_on_device(const SchemeSpec& spec) {
   return spec.kind == SchemeKind::Powered && spec.base && spec.base->kind == SchemeKind::ClusterLevels;
 }
 
+std::unique_ptr<PreparedFamily> prepare_powered_on_device(cudaStream_t stream, const kernels::TriangularDeviceView& device,
+                                                          std::int64_t nnz, const SchemeSpec& spec) {
+  if (!prepares_powered_on_device(spec)) return nullptr;
+  try {
+    return std::make_unique<DevicePoweredFamily>(stream, device, nnz, spec);
+  } catch (const InvalidArgument& e) {
+    if (std::string(e.what()).find("overflow the pack") == std::string::npos) throw;
+    return nullptr;  // rows of I - M^K longer than the pack holds need the host pack
+  }
+}
+
 std::unique_ptr<PreparedFamily> prepare_powered(cudaStream_t stream, const kernels::TriangularView& host,
                                                 const kernels::TriangularDeviceView& device, const SchemeSpec& spec,
                                                 PoweredCache* powered) {
-  if (prepares_powered_on_device(spec)) {
-    // Rows of I - M^K longer than the pack holds need the host pack: the host transform then.
-    try {
-      return std::make_unique<DevicePoweredFamily>(stream, host, device, spec);
-    } catch (const InvalidArgument& e) {
-      if (std::string(e.what()).find("overflow the pack") == std::string::npos) throw;
-    }
+  if (std::unique_ptr<PreparedFamily> on_device =
+          prepare_powered_on_device(stream, device, host.n > 0 ? host.rowptr[host.n] : 0, spec)) {
+    return on_device;
   }
   std::shared_ptr<const PoweredTriangle> transform =
       powered != nullptr ? powered->get(spec.power) : std::make_shared<const PoweredTriangle>(host, spec.power);
