@@ -62,35 +62,47 @@ TEST_F(SptrsvClusterLevelsCuda, EveryTriangleMatchesTheReference) {
       for (const std::string& scheme : kSchemes) expect_scheme_solves(stream_, m, c, scheme);
 }
 
-// The 3D Laplacian at a row a thread of 512-thread blocks needs a cluster of several: the path with the
-// cluster barrier and the L2 reads of x must have run, not only the one-block path. A cluster of two
-// such blocks has up to three rows a thread in the widest levels (~2350 rows): the rows solved two at
-// a time after the first.
-TEST_F(SptrsvClusterLevelsCuda, ClustersOfSeveralBlocksRun) {
-  int device = 0, major = 0;
-  ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
-  ASSERT_EQ(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), cudaSuccess);
-  if (major < 9) GTEST_SKIP() << "thread-block clusters need compute capability 9.0";
-  const Csr lower = anchor_laplacian_lower(3, 56, 7);
+// A 3D Laplacian solved by a cluster of several blocks, `rounds` times (a missed barrier shows as an
+// occasional stale x).
+void expect_cluster_solves(cudaStream_t stream, int side, const char* scheme, int rounds) {
+  SCOPED_TRACE(scheme);
+  const Csr lower = anchor_laplacian_lower(3, side, 7);
   const sptrsv::TriangularPattern t(lower, Triangle::Lower, false);
-  const kernels::DeviceTriangular matrix(stream_, t.host_view());
+  const kernels::DeviceTriangular matrix(stream, t.host_view());
+  const kernels::ClusterLevelsSolver solver(stream, t.host_view(), matrix.view(),
+                                            kernels::parse_cluster_levels_scheme(scheme));
+  EXPECT_GT(solver.cluster_blocks(), 1);
+  EXPECT_EQ(solver.plan().wide_levels, 0);
   const auto n = static_cast<std::size_t>(lower.rows);
   const std::vector<double> b = random_values(n, 3);
   std::vector<double> expected(n);
   ref::sptrsv(lower, Triangle::Lower, false, b.data(), expected.data());
-  DeviceArray<double> db(stream_, b), dx(n);
-  for (const char* scheme : {"clusterlevels:threads=512", "clusterlevels:blocks=2,threads=512"}) {
-    SCOPED_TRACE(scheme);
-    const kernels::ClusterLevelsSolver solver(stream_, t.host_view(), matrix.view(),
-                                              kernels::parse_cluster_levels_scheme(scheme));
-    EXPECT_GT(solver.cluster_blocks(), 1);
-    EXPECT_EQ(solver.plan().wide_levels, 0);
-    for (int round = 0; round < 20; ++round) {  // a missed barrier shows as an occasional stale x
-      dx.poison(stream_);
-      solver.solve(stream_, db.get(), dx.get());
-      ASSERT_TRUE(close_to(dx.download(stream_).data(), expected)) << "round " << round;
-    }
+  DeviceArray<double> db(stream, b), dx(n);
+  for (int round = 0; round < rounds; ++round) {
+    dx.poison(stream);
+    solver.solve(stream, db.get(), dx.get());
+    ASSERT_TRUE(close_to(dx.download(stream).data(), expected)) << "round " << round;
   }
+}
+
+bool has_clusters() {
+  int device = 0, major = 0;
+  return cudaGetDevice(&device) == cudaSuccess &&
+         cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess && major >= 9;
+}
+
+// The 3D Laplacian at a row a thread of 512-thread blocks needs a cluster of several: the path with the
+// cluster barrier and the L2 reads of x must have run, not only the one-block path (the racecheck target).
+TEST_F(SptrsvClusterLevelsCuda, ClustersOfSeveralBlocksRun) {
+  if (!has_clusters()) GTEST_SKIP() << "thread-block clusters need compute capability 9.0";
+  expect_cluster_solves(stream_, 40, "clusterlevels:threads=512", 20);
+}
+
+// A cluster of two 512-thread blocks has up to three rows a thread in the widest levels of 56³ (~2350
+// rows): the rows a thread solves after its first, in a cluster.
+TEST_F(SptrsvClusterLevelsCuda, ClusterThreadsWithSeveralRowsInALevel) {
+  if (!has_clusters()) GTEST_SKIP() << "thread-block clusters need compute capability 9.0";
+  expect_cluster_solves(stream_, 56, "clusterlevels:blocks=2,threads=512", 5);
 }
 
 // One block with its shared-memory ring (the default there), many rounds: the racecheck target.
