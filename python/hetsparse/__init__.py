@@ -32,12 +32,16 @@ _default = None
 class Runtime:
     """The StarPU runtime: scheduler and workers (None: $STARPU_SCHED / $STARPU_NCPU / $STARPU_NCUDA,
     else dmdas and every core and GPU); `trace` records an FxT trace, converted to trace/paje.trace at
-    close(). A context manager: calls inside `with` use it, and it closes at the end."""
+    close(); `cuda_workers_per_gpu` (None: $STARPU_NWORKER_PER_CUDA, else 1) gives each GPU that many
+    workers, one stream each: 2 lets a Cholesky factorization's independent tasks overlap on the GPU.
+    A context manager: calls inside `with` use it, and it closes at the end."""
 
-    def __init__(self, sched=None, ncpu=None, ncuda=None, trace=None, perfmodel_dir=None, verbose=False):
+    def __init__(self, sched=None, ncpu=None, ncuda=None, trace=None, perfmodel_dir=None, verbose=False,
+                 cuda_workers_per_gpu=None):
         self._session = _hetsparse.Session(sched or "", -1 if ncpu is None else int(ncpu),
                                            -1 if ncuda is None else int(ncuda), trace or "", perfmodel_dir or "",
-                                           bool(verbose))
+                                           bool(verbose),
+                                           -1 if cuda_workers_per_gpu is None else int(cuda_workers_per_gpu))
         self.trace_files = None
         _open_runtimes.add(self)
 

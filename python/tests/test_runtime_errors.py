@@ -13,6 +13,8 @@ import support
 def test_lifecycle_and_errors(tmp_path):
     A = support.laplacian_3d(8)
     b = np.ones(A.shape[0])
+    with pytest.raises(hetsparse.InvalidArgument, match="0 CUDA workers per GPU"):
+        hetsparse.Runtime(ncpu=2, ncuda=0, cuda_workers_per_gpu=0)
     with hetsparse.Runtime(sched="eager", ncpu=2, ncuda=0, trace=str(tmp_path / "tr")) as r:
         assert r.cpu_workers == 2 and r.cuda_workers == 0 and r.scheduler == "eager"
         assert hetsparse.default_runtime() is r
