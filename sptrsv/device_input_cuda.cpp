@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -30,6 +31,29 @@ class DeviceScope {
 
  private:
   int previous_ = 0;
+};
+
+// A host range pinned in place for the time of one upload: pinning a caller's arrays costs less than
+// the pageable copy's staging through the driver's buffers (5-7 GB/s on the H100's host). Memory
+// that cannot be pinned (already registered, or sharing a page with a range pinned just before) is
+// copied pageable, as before.
+class PinnedInPlace {
+ public:
+  PinnedInPlace(const void* p, std::size_t bytes) : p_(const_cast<void*>(p)) {
+    if (bytes < kMinBytes || cudaHostRegister(p_, bytes, cudaHostRegisterReadOnly) != cudaSuccess) {
+      cudaGetLastError();  // not pinned: nothing to undo
+      p_ = nullptr;
+    }
+  }
+  ~PinnedInPlace() {
+    if (p_) cudaHostUnregister(p_);
+  }
+  PinnedInPlace(const PinnedInPlace&) = delete;
+  PinnedInPlace& operator=(const PinnedInPlace&) = delete;
+
+ private:
+  static constexpr std::size_t kMinBytes = std::size_t{1} << 22;  // small copies: pinning costs more
+  void* p_;
 };
 
 template <typename T>
@@ -122,11 +146,13 @@ HostInputResult analyse_host_input(const Csr& t, int device, Triangle tri, bool 
   DeviceScope scope(device);
   cuda_resources::Stream stream;
   const std::vector<index_t> rowptr(t.rowptr.begin(), t.rowptr.end());  // offsets fit: nnz < 2^31
-  // Stream-ordered: the input lives only until the analysis has made its own copy. Pageable copies:
-  // staging them through pinned chunks with several host threads measured no faster on the H100's
-  // host (5-7 GB/s either way, docs/benchmarks.md, issue 16).
+  // Stream-ordered: the input lives only until the analysis has made its own copy. Each array is
+  // pinned in place for its copy (PinnedInPlace); staging through pinned chunks with several host
+  // threads measured no faster than pageable copies (docs/benchmarks.md, issue 16).
+  std::vector<std::unique_ptr<PinnedInPlace>> pinned;  // unpinned after the stream's wait below
   const auto upload = [&](const auto& v) {
     using T = typename std::decay_t<decltype(v)>::value_type;
+    pinned.push_back(std::make_unique<PinnedInPlace>(v.data(), v.size() * sizeof(T)));
     void* p = nullptr;
     check_cuda(cudaMallocAsync(&p, std::max<std::size_t>(v.size(), 1) * sizeof(T), stream.get()),
                "cudaMallocAsync in TriangularSolver::analyze");
@@ -150,6 +176,7 @@ HostInputResult analyse_host_input(const Csr& t, int device, Triangle tri, bool 
   };
   try {
     check_cuda(cudaStreamSynchronize(stream.get()), "cudaStreamSynchronize in TriangularSolver::analyze");
+    pinned.clear();
     r.upload_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     r.analysed = analyse_on_device(view, device, unit_diagonal, options, false).analysed;  // null: rejected
   } catch (...) {
