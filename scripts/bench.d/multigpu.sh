@@ -6,7 +6,8 @@
 #   multigpu.sh OUTDIR spmv [MATRIX ...]     1, 2, 4, 8 GPUs (up to what the host has), pcsr with one
 #                                            part a GPU; every format and auto on all GPUs
 #   multigpu.sh OUTDIR cholesky [N ...]      lap3d:N (default 128 160) on one GPU (with cuDSS when
-#                                            HETSPARSE_CUDSS_LIB finds it) and on all GPUs
+#                                            HETSPARSE_CUDSS_LIB finds it) and on all GPUs; one traced
+#                                            run on all GPUs, lap3d:$TRACE_N (default: the first N)
 set -u
 OUTDIR=$1
 WHAT=${2:?usage: multigpu.sh OUTDIR spmv|cholesky [...]}
@@ -65,16 +66,16 @@ elif [ "$WHAT" = cholesky ]; then
   [ $# -gt 0 ] || set -- 128 160
   # Calibration: the flops regressions of every GPU's codelets, saved for the processes below.
   run 200 /dev/null "$B" --generate lap3d:80 --repeat 2 --no-cholmod --no-cudss --no-dgemm --ncuda "$NG"
-  run 200 /dev/null "$B" --generate lap3d:80 --repeat 2 --no-cholmod --no-cudss --no-dgemm --ncuda 1
   for n in "$@"; do
     run 400 "$C" "$B" --generate "lap3d:$n" --repeat 2 --json --no-cholmod --no-dgemm --solve-repeat 3 --ncuda 1
     [ "$NG" -gt 1 ] && run 300 "$C" "$B" --generate "lap3d:$n" --repeat 2 --json --no-cholmod --no-cudss --no-dgemm \
       --solve-repeat 3 --ncuda "$NG"
   done
-  if [ "$NG" -gt 1 ]; then  # one traced factorization on all GPUs, the first size
-    run 300 "$OUTDIR/cholesky_traced.jsonl" "$B" --generate "lap3d:$1" --repeat 2 --json --no-cholmod --no-cudss \
+  if [ "$NG" -gt 1 ]; then  # one traced factorization on all GPUs
+    n=${TRACE_N:-$1}
+    run 300 "$OUTDIR/cholesky_traced.jsonl" "$B" --generate "lap3d:$n" --repeat 2 --json --no-cholmod --no-cudss \
       --no-dgemm --ncuda "$NG" --trace "$OUTDIR/tr_chol"
-    trace_pack "$OUTDIR/tr_chol" "cholesky_${1}_${NG}gpu"
+    trace_pack "$OUTDIR/tr_chol" "cholesky_${n}_${NG}gpu"
   fi
 else
   echo "multigpu.sh: spmv or cholesky, not '$WHAT'" >&2
