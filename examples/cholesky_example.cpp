@@ -19,7 +19,9 @@ int main(int argc, char** argv) {
   using namespace hetsparse;
   try {
     const Csr A = load_matrix(argv[1]);                 // a symmetric file is expanded to both triangles
-    rt::Runtime runtime;                                // every CPU core and GPU
+    rt::RuntimeOptions ro;                              // every CPU core and GPU, and on each GPU
+    ro.cuda_workers_per_gpu = cholesky::kCudaWorkersPerGpu;  // two streams (as `hetsparse cholesky`)
+    rt::Runtime runtime(ro);
     cholesky::CholeskySolver chol(runtime);
     cholesky::AnalyzeOptions options;
     options.input = cholesky::InputTriangle::Full;      // StructureError if A != A^T
