@@ -1,16 +1,12 @@
 #include "cli/result_checks.hpp"
 
 #include <cmath>
-#include <cstdio>
 
 #include "hetsparse/error.hpp"
+#include "sparse/number_text.hpp"
 
 namespace hetsparse::cli {
-std::string short_number(double v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3g", v);
-  return text;
-}
+std::string short_number(double v) { return number_text(v, 3); }
 
 double max_abs_value(const Csr& A) {
   double m = 0;

@@ -11,15 +11,12 @@
 
 #include "hetsparse/error.hpp"
 #include "planners/split_sptrsv_payback.hpp"
+#include "sparse/number_text.hpp"
 
 namespace hetsparse::planners {
 namespace {
 
-std::string number(double v) {
-  char buffer[40];
-  std::snprintf(buffer, sizeof buffer, "%.6g", v);
-  return buffer;
-}
+std::string number(double v) { return number_text(v, 6); }
 
 // Every threshold with its name, as a pointer to a double or an int64 of SplitThresholds.
 struct Field {

@@ -3,20 +3,16 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 
 #include "hetsparse/error.hpp"
 #include "sparse/key_values.hpp"
+#include "sparse/number_text.hpp"
 
 namespace hetsparse::planners {
 namespace {
 
-std::string number(double v) {
-  char b[40];
-  std::snprintf(b, sizeof b, "%.4g", v);
-  return b;
-}
+std::string number(double v) { return number_text(v, 4); }
 
 double positive_number(const std::string& key, const std::string& value, const std::string& text) {
   char* end = nullptr;

@@ -4,16 +4,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
+
+#include "sparse/number_text.hpp"
 
 namespace hetsparse::planners {
 namespace {
 
-std::string number(double v) {
-  char b[40];
-  std::snprintf(b, sizeof b, "%.3g", v);
-  return b;
-}
+std::string number(double v) { return number_text(v, 3); }
 
 double line(const std::array<double, 2>& c, double analysis_ms) { return c[0] + c[1] * analysis_ms; }
 
