@@ -31,18 +31,27 @@ def records(path):
         yield cur
 
 
+def tally(tasks, key_of):
+    """The span, (tasks, busy ms) per key_of(task) = (class, place), and busy ms per place."""
+    span = max(r['e'] for r in tasks) - min(r['s'] for r in tasks)
+    busy = collections.defaultdict(lambda: [0, 0.0])
+    per_place = collections.Counter()
+    for r in tasks:
+        key = key_of(r)
+        busy[key][0] += 1
+        busy[key][1] += r['e'] - r['s']
+        per_place[key[1]] += r['e'] - r['s']
+    return span, busy, per_place
+
+
 def by_task(tasks):
     """Busy time per task class and memory node, for runs that are not factorizations."""
     tasks = [r for r in tasks if not r['Name'].startswith(('_starpu', 'starpu_'))]
-    span = max(r['e'] for r in tasks) - min(r['s'] for r in tasks)
-    busy = collections.defaultdict(lambda: [0, 0.0])
-    per_node = collections.Counter()
-    for r in tasks:
+
+    def key_of(r):
         node = r.get('MemoryNode', '0')
-        key = (re.sub(r'_p?\d+$', '', r['Name']), 'host' if node == '0' else f'node {node}')
-        busy[key][0] += 1
-        busy[key][1] += r['e'] - r['s']
-        per_node[key[1]] += r['e'] - r['s']
+        return re.sub(r'_p?\d+$', '', r['Name']), 'host' if node == '0' else f'node {node}'
+    span, busy, per_node = tally(tasks, key_of)
     print(f'span {span:.1f} ms, {len(tasks)} tasks\n')
     print('| class | memory node | tasks | busy ms | share of the node | busy / span |')
     print('|---|---|---|---|---|---|')
@@ -67,15 +76,8 @@ def main():
     if '--by-task' in sys.argv:
         return by_task(tasks)
     cuda = {r['WorkerId'] for r in tasks if r['Name'].startswith(('dpq', 'tpq')) and r.get('MemoryNode', '0') != '0'}
-    span = max(r['e'] for r in tasks) - min(r['s'] for r in tasks)
-    busy = collections.defaultdict(lambda: [0, 0.0])
-    per_device = collections.Counter()
-    for r in tasks:
-        dev = 'CUDA' if r['WorkerId'] in cuda else 'CPU'
-        key = (r['Name'].split('_')[0], dev)
-        busy[key][0] += 1
-        busy[key][1] += r['e'] - r['s']
-        per_device[dev] += r['e'] - r['s']
+    span, busy, per_device = tally(
+        tasks, lambda r: (r['Name'].split('_')[0], 'CUDA' if r['WorkerId'] in cuda else 'CPU'))
     print(f'span {span:.1f} ms, {len(tasks)} tasks, CUDA workers {sorted(cuda)}\n')
     print('| class | device | tasks | busy ms | share of device |')
     print('|---|---|---|---|---|')
