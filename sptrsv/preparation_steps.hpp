@@ -30,6 +30,11 @@ class PreparationSteps {
     for (const PreparationStep& s : other.steps_) add(prefix + s.name, s.seconds);
   }
   const std::vector<PreparationStep>& steps() const { return steps_; }
+  double total() const {
+    double seconds = 0;
+    for (const PreparationStep& s : steps_) seconds += s.seconds;
+    return seconds;
+  }
   bool empty() const { return steps_.empty(); }
 
  private:

@@ -134,8 +134,7 @@ class WorkerSchemes final : public codelets::SptrsvCudaPlans {
   std::map<int, std::unique_ptr<Slot>> slots_;
   std::unique_ptr<Slot> prebuilt_;  // powK:clusterlevels, prepared at construction on prebuilt_device_
   int prebuilt_device_ = -1;
-  double preprocess_seconds_ = 0;
-  PreparationSteps steps_;
+  PreparationSteps steps_;  // preprocess_seconds() is their total
 };
 
 }  // namespace hetsparse::sptrsv

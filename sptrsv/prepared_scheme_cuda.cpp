@@ -146,9 +146,7 @@ double PreparedScheme::preprocess_seconds() const { return impl_->seconds; }
 PreparationSteps PreparedScheme::steps() const {
   PreparationSteps s;
   impl_->family->add_steps(s);
-  double timed = 0;
-  for (const PreparationStep& step : s.steps()) timed += step.seconds;
-  s.add(s.empty() ? "scheme" : "other", std::max(0.0, impl_->seconds - timed));
+  s.add(s.empty() ? "scheme" : "other", std::max(0.0, impl_->seconds - s.total()));
   return s;
 }
 
@@ -225,7 +223,6 @@ WorkerSchemes::WorkerSchemes(SchemeSource source, std::string scheme)
     cache.get(spec_.power);
     steps.add("host_transform", seconds_since(t0));
   }
-  for (const PreparationStep& s : steps.steps()) preprocess_seconds_ += s.seconds;
   steps_.add_all("", steps);
 }
 
@@ -257,10 +254,7 @@ void WorkerSchemes::solve(int worker, cudaStream_t stream, const double* b, doub
     } else {
       PreparationSteps steps;
       *slot = std::move(*make_slot(stream, steps));
-      double dt = 0;
-      for (const PreparationStep& s : steps.steps()) dt += s.seconds;
       std::lock_guard<std::mutex> lock(mutex_);
-      preprocess_seconds_ += dt;
       steps_.add_all("", steps);
     }
   }
@@ -269,7 +263,7 @@ void WorkerSchemes::solve(int worker, cudaStream_t stream, const double* b, doub
 
 double WorkerSchemes::preprocess_seconds() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return preprocess_seconds_;
+  return steps_.total();
 }
 
 PreparationSteps WorkerSchemes::steps() const {
