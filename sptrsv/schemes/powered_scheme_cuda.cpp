@@ -6,11 +6,9 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
-#include <string>
 #include <utility>
 #include <vector>
 
-#include "hetsparse/error.hpp"
 #include "kernels/common/cuda_check.hpp"
 #include "kernels/common/device_allocations_cuda.hpp"
 #include "kernels/sptrsv/sptrsv_analysis.hpp"
@@ -103,6 +101,7 @@ class DevicePoweredFamily final : public PreparedFamily {
     t.num_levels = analysis_.view().num_levels;
     t.level_ptr = analysis_.level_ptr().data();
     const index_t longest = static_cast<index_t>(analysis_.statistics().longest_row) - 1;
+    if (longest > kernels::ClusterLevelsPack::kMaxWidth) return;  // the device pack cannot hold I - M^K
     solver_ = std::make_unique<kernels::ClusterLevelsSolver>(stream, t, analysis_.view(), spec.base->cluster, longest);
     d_ = memory_.allocate<double>(static_cast<std::size_t>(device.n));
     scratch_ = memory_.allocate<double>(static_cast<std::size_t>(device.n));
@@ -114,6 +113,8 @@ class DevicePoweredFamily final : public PreparedFamily {
     solver_->solve(stream, d_, x);
   }
   void add_steps(PreparationSteps& s) const override { s.add_all("", steps_); }
+  // False when I - M^K has rows longer than the device pack holds (nothing else was built).
+  bool packed() const { return solver_ != nullptr; }
 
  private:
   // Records the time since the last lap as step `name` (each part waits for the stream before it
@@ -145,12 +146,9 @@ bool prepares_powered_on_device(const SchemeSpec& spec) {
 std::unique_ptr<PreparedFamily> prepare_powered_on_device(cudaStream_t stream, const kernels::TriangularDeviceView& device,
                                                           std::int64_t nnz, const SchemeSpec& spec) {
   if (!prepares_powered_on_device(spec)) return nullptr;
-  try {
-    return std::make_unique<DevicePoweredFamily>(stream, device, nnz, spec);
-  } catch (const InvalidArgument& e) {
-    if (std::string(e.what()).find("overflow the pack") == std::string::npos) throw;
-    return nullptr;  // rows of I - M^K longer than the pack holds need the host pack
-  }
+  auto family = std::make_unique<DevicePoweredFamily>(stream, device, nnz, spec);
+  if (!family->packed()) return nullptr;  // rows of I - M^K longer than the pack holds need the host pack
+  return family;
 }
 
 std::unique_ptr<PreparedFamily> prepare_powered(cudaStream_t stream, const kernels::TriangularView& host,
