@@ -191,14 +191,14 @@ HostInputResult analyse_host_input(const Csr& t, int device, Triangle tri, bool 
 }
 
 index_t first_pattern_difference(const DeviceAnalysed& a, const Csr& t) {
+  const auto n = static_cast<std::size_t>(a.view.n);
+  if (t.rows != a.view.n || t.rowptr.size() != n + 1) return 0;  // no download needed to tell
   DeviceScope scope(a.device);
   cuda_resources::Stream stream;
-  const auto n = static_cast<std::size_t>(a.view.n);
   const std::vector<index_t> ptr = download(stream.get(), a.view.rowptr, n + 1);
   check_cuda(cudaStreamSynchronize(stream.get()), "cudaStreamSynchronize in update_values");
   const std::vector<index_t> col = download(stream.get(), a.view.colind, static_cast<std::size_t>(ptr.back()));
   check_cuda(cudaStreamSynchronize(stream.get()), "cudaStreamSynchronize in update_values");
-  if (t.rows != a.view.n || t.rowptr.size() != n + 1) return 0;
   for (std::size_t i = 0; i < n; ++i) {
     if (t.rowptr[i] != ptr[i] || t.rowptr[i + 1] != ptr[i + 1] ||
         !std::equal(col.begin() + ptr[i], col.begin() + ptr[i + 1], t.colind.begin() + t.rowptr[i])) {
