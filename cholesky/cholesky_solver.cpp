@@ -44,6 +44,7 @@ void begin_phase(ProgressReporter* progress, const char* phase) {
 bool same_layout_thresholds(const planners::SizeClassThresholds& a, const planners::SizeClassThresholds& b) {
   return a.subtree_max_flops == b.subtree_max_flops && a.gpu_min_task_flops == b.gpu_min_task_flops &&
          a.gpu_only_min_flops == b.gpu_only_min_flops && a.restrict_to == b.restrict_to &&
+         a.gpu_subtree_only_min_flops == b.gpu_subtree_only_min_flops &&
          a.gpu_subtree_min_flops == b.gpu_subtree_min_flops &&
          a.gpu_whole_max_flops_per_entry == b.gpu_whole_max_flops_per_entry;
 }

@@ -11,7 +11,8 @@ namespace hetsparse::cli {
 void add_planner_options(ArgParser& p) {
   p.option("subtree-max-flops", "F", "leaf subtrees under F flops are one CPU task each (<0 automatic, 0 none)")
       .option("gpu-min-task-flops", "F", "top supernodes with less work than F stay on CPUs")
-      .option("gpu-only-min-flops", "F", "top supernodes with at least F flops of work live on the GPU")
+      .option("gpu-only-min-flops", "F", "top supernodes with at least F flops of work live on the GPU (between the min-task value and F: the scheduler's choice)")
+      .option("gpu-subtree-only-min-flops", "F", "leaf subtrees with at least F flops run on a GPU")
       .option("gpu-subtree-min-flops", "F", "leaf subtrees with at least F flops may run on a GPU (< 0: never)")
       .option("gpu-whole-max-flops-per-entry", "F", "with a GPU, factors under F flops per entry of L go to it whole (0: never)")
       .option("gpu-subtree-fused-max-flops", "F", "GPU subtrees: updates under F flops go to the fused kernel")
@@ -25,6 +26,8 @@ void apply_planner_options(const ArgParser& p, planners::SizeClassThresholds& th
   if (p.has("subtree-max-flops")) th.subtree_max_flops = p.get_double("subtree-max-flops");  // < 0: automatic
   if (p.has("gpu-min-task-flops")) th.gpu_min_task_flops = p.get_double_in("gpu-min-task-flops", 0, kMost);
   if (p.has("gpu-only-min-flops")) th.gpu_only_min_flops = p.get_double_in("gpu-only-min-flops", 0, kMost);
+  if (p.has("gpu-subtree-only-min-flops"))
+    th.gpu_subtree_only_min_flops = p.get_double_in("gpu-subtree-only-min-flops", 0, kMost);
   if (p.has("gpu-subtree-min-flops")) th.gpu_subtree_min_flops = p.get_double_in("gpu-subtree-min-flops", -1, kMost);
   if (p.has("gpu-whole-max-flops-per-entry"))
     th.gpu_whole_max_flops_per_entry = p.get_double_in("gpu-whole-max-flops-per-entry", 0, kMost);

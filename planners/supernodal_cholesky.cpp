@@ -92,13 +92,13 @@ std::vector<rt::Where> homes_from_work(const rt::TaskRuntime& rt, const cholesky
     if (layout.subtree[g]) {
       // The scheduler may take a big subtree to the GPU (level-batched kernel): on 2D problems most
       // of the work is in subtrees of small and medium fronts, which a core does at a few GFLOP/s.
-      // From gpu_only_min_flops on it must (a core would take far longer), as top targets do.
+      // From gpu_subtree_only_min_flops on it must (a core would take far longer).
       if (!gpu || !subtree_gpu) continue;
       double flops = 0;
       for (index_t t = layout.group_begin[g]; t < layout.group_begin[g + 1]; ++t) flops += work[t];
       if (th.restrict_to == rt::Where::Cuda && th.gpu_subtree_min_flops >= 0 && flops >= th.gpu_subtree_min_flops)
         home[g] = rt::Where::Cuda;
-      else if (th.restrict_to == rt::Where::Any && flops >= th.gpu_only_min_flops)
+      else if (th.restrict_to == rt::Where::Any && flops >= th.gpu_subtree_only_min_flops)
         home[g] = rt::Where::Cuda;
       else if (th.restrict_to == rt::Where::Any && th.gpu_subtree_min_flops >= 0 && flops >= th.gpu_subtree_min_flops)
         home[g] = rt::Where::Any;
@@ -149,7 +149,7 @@ std::vector<rt::Where> panel_homes(const rt::TaskRuntime& rt, const cholesky::Sy
 bool gpu_takes_whole_factor(const cholesky::SymbolicFactor& sym, const SizeClassThresholds& th, int gpus) {
   const bool gpu = gpus > 0 && codelets::supernode_subtree_kernel().devices.has(rt::Device::Cuda);
   if (!gpu || th.restrict_to == rt::Where::Cpu || th.subtree_max_flops >= 0 || sym.nnz_L_exact <= 0) return false;
-  return sym.flops >= th.gpu_only_min_flops && sym.flops < th.gpu_whole_max_flops_per_entry * double(sym.nnz_L_exact);
+  return sym.flops >= th.gpu_subtree_only_min_flops && sym.flops < th.gpu_whole_max_flops_per_entry * double(sym.nnz_L_exact);
 }
 
 double gpu_factor_subtree_limit(const cholesky::SymbolicFactor& sym, const SizeClassThresholds& th, int gpus) {
@@ -159,7 +159,7 @@ double gpu_factor_subtree_limit(const cholesky::SymbolicFactor& sym, const SizeC
   double total = 0;
   for (index_t s = 0; s < sym.num_supernodes(); ++s)
     if (sym.supernodes[s].parent < 0) total += w[s];
-  return std::max(th.gpu_only_min_flops, total / (4.0 * gpus));
+  return std::max(th.gpu_subtree_only_min_flops, total / (4.0 * gpus));
 }
 
 UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::SymbolicFactor& sym,

@@ -27,19 +27,24 @@ struct SizeClassThresholds {
   double inst_max_flops = 2.0e4;       // below: InstQ
   double dpq_min_flops = 5.0e7;        // at or above: DPQ (own task)
   double gpu_min_task_flops = 2.0e7;   // targets whose work is below this stay on CPUs
-  // Targets whose work is at or above this live on the GPUs when there are any: a core would take
-  // ~1000x longer. Between the two, the scheduler places each task.
-  double gpu_only_min_flops = 1.0e9;
+  // Targets whose work is at or above this live on the GPUs when there are any; between
+  // gpu_min_task_flops and this, the scheduler places each task. No such band by default: the
+  // scheduler put nearly all of those tasks on the GPU anyway, except in a process's first
+  // factorization, where the GPU's queue of fresh assemblies looked long and it sent factor tasks of
+  // GPU-assembled panels to the CPUs, moving the panels down and back up again.
+  double gpu_only_min_flops = 2.0e7;
   double subtree_max_flops = -1;       // leaf subtree tasks (plan_factor_layout); < 0 automatic, 0 none
-  // Leaf subtree tasks of at least gpu_only_min_flops run on a GPU (level-batched kernel); from
-  // this much work on the scheduler may put smaller ones there too (< 0: it may not). Off by
-  // default: on 3D problems the subtrees are ~1% of the work and the CPUs finish them while the GPU
-  // does the top of the tree; a GPU that also takes them made 100^3 slower (0.64 -> 1.1 s).
+  // Leaf subtree tasks of at least this much work run on a GPU (level-batched kernel): a core would
+  // take ~1000x longer.
+  double gpu_subtree_only_min_flops = 1.0e9;
+  // From this much work on the scheduler may put smaller subtree tasks on a GPU too (< 0: it may
+  // not). Off by default: on 3D problems the subtrees are ~1% of the work and the CPUs finish them
+  // while the GPU does the top of the tree; a GPU that also takes them made 100^3 slower.
   double gpu_subtree_min_flops = -1;
   // With a GPU and an automatic subtree limit, factors whose work per entry of L is below this
   // (2D meshes: ~400-700 flops per entry, 3D: 2500-8000) are factored whole on the GPU, as one
   // subtree task: StarPU's task per medium front, and the CPUs' share, cost more than copying L both
-  // ways. Work below gpu_only_min_flops stays with the CPU path. 0: never.
+  // ways. Work below gpu_subtree_only_min_flops stays with the CPU path. 0: never.
   double gpu_whole_max_flops_per_entry = 1500;
   // The GPU subtree kernel's limits (kernels::SubtreeLevels): updates under this go to its fused
   // kernel, panels of at most this many columns to its batched factor kernel.
@@ -73,7 +78,7 @@ double factor_flops(const cholesky::Supernode& s);
 bool gpu_takes_whole_factor(const cholesky::SymbolicFactor& sym, const SizeClassThresholds& th, int gpus);
 // The subtree limit for plan_factor_layout that does it: infinite (one group) with one GPU, however
 // many CUDA workers drive it (TaskRuntime::cuda_devices); with several GPUs, a quarter of each one's
-// share of the work (at least gpu_only_min_flops, so that every subtree goes to a GPU), so that the
+// share of the work (at least gpu_subtree_only_min_flops, so that every subtree goes to a GPU), so that the
 // subtrees spread over the GPUs and the top separators above them are tasks of their own.
 // th.subtree_max_flops when the whole factor does not go to the GPU.
 double gpu_factor_subtree_limit(const cholesky::SymbolicFactor& sym, const SizeClassThresholds& th, int gpus);
@@ -84,7 +89,9 @@ UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::
 
 // Where each group's panels live (FactorLayout groups): Cpu for leaf subtrees and targets whose work
 // is under gpu_min_task_flops, Cuda from gpu_only_min_flops on when CUDA workers can run the panel
-// kernels, Any (the scheduler's choice, task by task) in between; restrict_to overrides the latter two.
+// kernels, Any (the scheduler's choice, task by task) in between (no such band by default); leaf
+// subtrees from gpu_subtree_only_min_flops on Cuda, from gpu_subtree_min_flops on Any (when set);
+// restrict_to overrides every choice but Cpu for small work.
 // Every task of a group runs there. The caller assembles a Cuda group's panels on the GPU, where
 // they stay after the factorization (the solve reads them there).
 std::vector<rt::Where> panel_homes(const rt::TaskRuntime& rt, const cholesky::SymbolicFactor& sym,

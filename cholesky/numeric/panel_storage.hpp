@@ -2,10 +2,9 @@
 // one array with 64-bit offsets (nnz(L) passes 2^31 on 3D problems), and the map that scatters the
 // entries of A into the panels, built once per pattern so refactorize only copies values.
 #pragma once
-#include <memory>
-#include <new>
-#include <utility>
 #include <vector>
+
+#include "cholesky/numeric/uninitialized_allocator.hpp"
 
 #include "symbolic/analyze_options.hpp"
 #include "symbolic/symbolic_factor.hpp"
@@ -15,28 +14,6 @@ namespace hetsparse::cholesky {
 
 // Where each supernode's panel starts in PanelStorage::values, plus the total at the end.
 std::vector<offset_t> panel_offsets(const SymbolicFactor& sym);
-
-// Leaves new elements uninitialised: L is gigabytes, and each group's assembly task zeroes its own
-// panels where they live (a zero-filling vector wrote it once more on one core before the first
-// factorization; a GPU-resident group's host copy is never touched at all).
-template <class T>
-struct UninitializedAllocator : std::allocator<T> {
-  template <class U>
-  struct rebind {
-    using other = UninitializedAllocator<U>;
-  };
-  UninitializedAllocator() = default;
-  template <class U>
-  UninitializedAllocator(const UninitializedAllocator<U>&) noexcept {}
-  template <class U>
-  void construct(U* p) noexcept {
-    ::new (static_cast<void*>(p)) U;
-  }
-  template <class U, class... Args>
-  void construct(U* p, Args&&... args) {
-    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
-  }
-};
 
 struct PanelStorage {
   std::vector<offset_t> offset;  // panel_offsets(sym)

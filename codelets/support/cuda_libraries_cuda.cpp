@@ -5,7 +5,9 @@
 #include <cusparse.h>
 #include <starpu.h>
 
+#include <algorithm>
 #include <array>
+#include <cstdint>
 #include <string>
 
 #include "hetsparse/error.hpp"
@@ -40,6 +42,13 @@ void create_on_worker(void*) {
   ok = ok && cusolverDnCreate(&l.cusolver) == CUSOLVER_STATUS_SUCCESS &&
        cusolverDnSetStream(l.cusolver, s) == CUSOLVER_STATUS_SUCCESS;
   ok = ok && cudaMalloc(reinterpret_cast<void**>(&l.info), sizeof(int)) == cudaSuccess;
+  // Workspaces come from the device's stream-ordered pool. Its default release threshold (0) hands
+  // freed memory back to the driver at every synchronization, so each regrowth would map new pages.
+  int device = 0;
+  cudaMemPool_t pool = nullptr;
+  std::uint64_t keep = ~std::uint64_t(0);
+  ok = ok && cudaGetDevice(&device) == cudaSuccess && cudaDeviceGetDefaultMemPool(&pool, device) == cudaSuccess &&
+       cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep) == cudaSuccess;
   l.failed = !ok;
 }
 
@@ -78,10 +87,14 @@ void* local_workspace(std::size_t bytes) {
   if (w.bytes >= bytes) return w.ptr;
   cudaStream_t s = starpu_cuda_get_local_stream();
   if (w.ptr) cudaFreeAsync(w.ptr, s);
+  // Grown by half again at least, in whole 2 MiB pages: a factorization asks for ever larger
+  // workspaces as its fronts grow, and a regrowth per task would reallocate hundreds of times.
+  constexpr std::size_t kPage = std::size_t(2) << 20;
+  const std::size_t want = (std::max(bytes, w.bytes + w.bytes / 2) + kPage - 1) / kPage * kPage;
   w = DeviceWorkspace{};
-  if (cudaMallocAsync(&w.ptr, bytes, s) != cudaSuccess)
-    throw CudaError("cudaMallocAsync of a " + std::to_string(bytes) + "-byte workspace failed");
-  w.bytes = bytes;
+  if (cudaMallocAsync(&w.ptr, want, s) != cudaSuccess)
+    throw CudaError("cudaMallocAsync of a " + std::to_string(want) + "-byte workspace failed");
+  w.bytes = want;
   return w.ptr;
 }
 int* local_info() { return mine().info; }

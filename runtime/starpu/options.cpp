@@ -1,6 +1,7 @@
 // Option resolution: explicit option > environment variable > hetsparse default. StarPU reads its
 // environment at starpu_init and lets it override starpu_conf, so options are applied as variables.
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <system_error>
 #include <thread>
@@ -8,6 +9,8 @@
 #include "hetsparse/error.hpp"
 #include "runtime/starpu/runtime.hpp"
 #include "runtime/starpu/settings_checks.hpp"
+
+extern char** environ;
 
 namespace hetsparse::rt {
 namespace {
@@ -18,6 +21,34 @@ std::string env_or(const char* name, const std::string& fallback) {
 }
 
 void set_env(const char* name, const std::string& value) { ::setenv(name, value.c_str(), 1); }
+void set_env_unless_set(const char* name, const char* value) {
+  if (!std::getenv(name)) set_env(name, value);
+}
+
+// Whether the user caps a GPU's memory (STARPU_LIMIT_CUDA_MEM, STARPU_LIMIT_CUDA_<n>_MEM).
+bool cuda_memory_capped() {
+  for (char** e = environ; e && *e; ++e)
+    if (std::strncmp(*e, "STARPU_LIMIT_CUDA", 17) == 0) return true;
+  return false;
+}
+
+// StarPU data tuning that hetsparse's task graphs need, each only where the user has not decided.
+void set_data_defaults(const RuntimeOptions& o) {
+  long per_gpu = o.cuda_workers_per_gpu;
+  if (const char* text = std::getenv("STARPU_NWORKER_PER_CUDA"); per_gpu < 1 && text) per_gpu = std::atol(text);
+  // Several CUDA workers on a GPU: a driver thread each. StarPU's default drives all of a GPU's
+  // streams from one thread, which a synchronous copy from pageable memory stalls for every stream.
+  if (per_gpu > 1 && !std::getenv("STARPU_CUDA_THREAD_PER_DEV")) set_env_unless_set("STARPU_CUDA_THREAD_PER_WORKER", "1");
+  // StarPU writes modified GPU buffers back to host memory ahead of need whenever fewer than 5 % of
+  // a GPU's buffers are unmodified, so that evicting them is quick. A factorization that assembles
+  // its panels on the GPU has only modified buffers at first: its first call copied gigabytes of
+  // fresh panels to pageable host memory while they were still being updated. Without a memory cap
+  // the panels stay on the GPU anyway; with one, StarPU's defaults stay.
+  if (!cuda_memory_capped()) {
+    set_env_unless_set("STARPU_MINIMUM_CLEAN_BUFFERS", "0");
+    set_env_unless_set("STARPU_TARGET_CLEAN_BUFFERS", "0");
+  }
+}
 
 std::string default_perfmodel_dir() {
   std::string base = env_or("XDG_CACHE_HOME", "");
@@ -47,6 +78,7 @@ ResolvedOptions resolve_options(const RuntimeOptions& o) {
   if (o.ncpu >= 0) set_env("STARPU_NCPU", std::to_string(o.ncpu));
   if (o.ncuda >= 0) set_env("STARPU_NCUDA", std::to_string(o.ncuda));
   if (o.cuda_workers_per_gpu >= 1) set_env("STARPU_NWORKER_PER_CUDA", std::to_string(o.cuda_workers_per_gpu));
+  set_data_defaults(o);
   // On a large node, give the submitting thread a core of its own: analysis (METIS) and task
   // submission otherwise share one with a busy worker and run ~3x slower (seen on the 16-core H100
   // node). Only when the worker count is automatic and the user did not decide.

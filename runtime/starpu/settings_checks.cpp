@@ -76,6 +76,12 @@ void check_starpu_environment() {
                            "value); set a number or unset it");
     }
   }
+  // StarPU asserts (a core dump) on this pair rather than choosing one.
+  if (const char* per_worker = env("STARPU_CUDA_THREAD_PER_WORKER"); per_worker && std::atol(per_worker) == 1) {
+    if (const char* per_dev = env("STARPU_CUDA_THREAD_PER_DEV"))
+      throw InvalidSetting(std::string("STARPU_CUDA_THREAD_PER_WORKER=1 with STARPU_CUDA_THREAD_PER_DEV=") + per_dev +
+                           ": a thread per CUDA worker leaves nothing to choose per device; unset one of them");
+  }
   for (std::string_view name : starpu_real_variables()) {
     if (const char* text = env(name); text && !real_number(text)) {
       throw InvalidSetting(std::string(name) + "='" + text +

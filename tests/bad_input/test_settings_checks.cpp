@@ -130,5 +130,42 @@ TEST(SettingsChecks, StarpuNoticesQuietUnlessVerbose) {
   EXPECT_STREQ(std::getenv("STARPU_SILENT"), "0");
 }
 
+// StarPU asserts on a thread per CUDA worker together with a choice per device: a typed error instead.
+TEST(SettingsChecks, CudaDriverThreadsContradiction) {
+  ScopedEnv env;
+  env.set("STARPU_CUDA_THREAD_PER_WORKER", "1");
+  env.set("STARPU_CUDA_THREAD_PER_DEV", "1");
+  const std::string m = message_of(options("eager", 1));
+  EXPECT_NE(m.find("STARPU_CUDA_THREAD_PER_WORKER=1 with STARPU_CUDA_THREAD_PER_DEV=1"), std::string::npos) << m;
+}
+
+// hetsparse's data defaults: a driver thread per CUDA worker when a GPU has several, no write-back of
+// modified GPU buffers ahead of need unless a GPU's memory is capped; what the user set stays.
+TEST(SettingsChecks, DataDefaultsYieldToTheUser) {
+  ScopedEnv env;
+  for (const char* v : {"STARPU_CUDA_THREAD_PER_WORKER", "STARPU_CUDA_THREAD_PER_DEV", "STARPU_MINIMUM_CLEAN_BUFFERS",
+                        "STARPU_TARGET_CLEAN_BUFFERS", "STARPU_LIMIT_CUDA_MEM", "STARPU_NWORKER_PER_CUDA"})
+    env.set(v, nullptr);
+  rt::RuntimeOptions o = options("eager", 1);
+  rt::resolve_options(o);
+  EXPECT_EQ(std::getenv("STARPU_CUDA_THREAD_PER_WORKER"), nullptr);  // one worker per GPU
+  EXPECT_STREQ(std::getenv("STARPU_MINIMUM_CLEAN_BUFFERS"), "0");
+  EXPECT_STREQ(std::getenv("STARPU_TARGET_CLEAN_BUFFERS"), "0");
+  o.cuda_workers_per_gpu = 2;
+  rt::resolve_options(o);
+  EXPECT_STREQ(std::getenv("STARPU_CUDA_THREAD_PER_WORKER"), "1");
+  for (const char* v : {"STARPU_CUDA_THREAD_PER_WORKER", "STARPU_MINIMUM_CLEAN_BUFFERS", "STARPU_TARGET_CLEAN_BUFFERS"})
+    env.set(v, nullptr);
+  env.set("STARPU_CUDA_THREAD_PER_DEV", "1");
+  env.set("STARPU_LIMIT_CUDA_MEM", "12000");
+  rt::resolve_options(o);
+  EXPECT_EQ(std::getenv("STARPU_CUDA_THREAD_PER_WORKER"), nullptr);
+  EXPECT_EQ(std::getenv("STARPU_MINIMUM_CLEAN_BUFFERS"), nullptr);
+  env.set("STARPU_LIMIT_CUDA_MEM", nullptr);
+  env.set("STARPU_MINIMUM_CLEAN_BUFFERS", "7");
+  rt::resolve_options(o);
+  EXPECT_STREQ(std::getenv("STARPU_MINIMUM_CLEAN_BUFFERS"), "7");
+}
+
 }  // namespace
 }  // namespace hetsparse::test

@@ -176,6 +176,7 @@ TEST_P(SupernodalPlan, EveryUpdateExactlyOnceWithTheRightDependencies) {
 TEST(SupernodalPlanPlacement, TasksOfATargetShareItsHome) {
   auto th = small_thresholds(2e5);
   th.gpu_only_min_flops = 2e6;
+  th.gpu_subtree_only_min_flops = 2e6;
   th.gpu_subtree_min_flops = 3e4;
   for (const int gpus : {0, 1}) {
     Recorded rec;
@@ -188,8 +189,8 @@ TEST(SupernodalPlanPlacement, TasksOfATargetShareItsHome) {
       if (t.kernel == "sn_subtree") {  // a GPU may take the big ones (level-batched kernel)
         const bool gpu_subtree = cuda && t.spec.flops >= th.gpu_subtree_min_flops;
         const rt::Where want = !gpu_subtree                                ? rt::Where::Cpu
-                               : t.spec.flops >= th.gpu_only_min_flops ? rt::Where::Cuda
-                                                                         : rt::Where::Any;
+                               : t.spec.flops >= th.gpu_subtree_only_min_flops ? rt::Where::Cuda
+                                                                                 : rt::Where::Any;
         EXPECT_EQ(t.spec.where, want) << t.spec.name;
         ++subtrees[t.spec.where];
         continue;
@@ -207,6 +208,26 @@ TEST(SupernodalPlanPlacement, TasksOfATargetShareItsHome) {
     EXPECT_GT(homes[cuda ? rt::Where::Cuda : rt::Where::Any], 0) << gpus << " GPUs";
     EXPECT_GT(subtrees[rt::Where::Cpu], 0);
     EXPECT_EQ(subtrees[rt::Where::Any] > 0, cuda) << gpus << " GPUs";
+  }
+}
+
+// By default a top target lives on the CPUs or on the GPU, never at the scheduler's choice: left to
+// it, a process's first factorization moved GPU-assembled panels to the CPUs and back.
+TEST(SupernodalPlanPlacement, DefaultHomesLeaveNoTargetToTheScheduler) {
+  planners::SizeClassThresholds th;
+  th.subtree_max_flops = 2e5;
+  for (const int gpus : {0, 1}) {
+    Recorded rec;
+    record(rec, laplacian_3d(26, 25, 24), th, gpus);
+    const auto homes = planners::panel_homes(rec.r, rec.sym, rec.layout, th);
+    const bool cuda = gpus > 0 && codelets::kCudaBuild;
+    std::map<rt::Where, int> top;
+    for (index_t g = 0; g < rec.layout.num_groups(); ++g)
+      if (!rec.layout.subtree[g]) ++top[homes[g]];
+    EXPECT_GT(top[rt::Where::Cpu], 0) << gpus << " GPUs";
+    // Without a GPU the homes above the CPU threshold stay Any (any CPU worker); with one, none does.
+    EXPECT_EQ(top[rt::Where::Any] > 0, !cuda) << gpus << " GPUs";
+    EXPECT_EQ(top[rt::Where::Cuda] > 0, cuda) << gpus << " GPUs";
   }
 }
 
@@ -230,7 +251,7 @@ TEST(SupernodalPlanPriorities, FollowTheCriticalPath) {
 // nor without a GPU, nor when the caller set the subtree limit or kept the work on CPUs.
 TEST(SupernodalPlanPlacement, WholeFactorOnTheGpuOnlyFor2dLikeFactors) {
   planners::SizeClassThresholds th;
-  th.gpu_only_min_flops = 0;  // the test problems are small
+  th.gpu_subtree_only_min_flops = 0;  // the test problems are small
   const auto flat = cholesky::analyze(triangle(laplacian_2d(120, 110), Triangle::Lower));
   const auto cube = cholesky::analyze(triangle(laplacian_3d(24, 23, 22), Triangle::Lower));
   // Work per entry grows with the size (the default limit sits between 2D and 3D meshes of a
@@ -249,7 +270,7 @@ TEST(SupernodalPlanPlacement, WholeFactorOnTheGpuOnlyFor2dLikeFactors) {
   set.restrict_to = rt::Where::Cpu;
   EXPECT_FALSE(planners::gpu_takes_whole_factor(flat, set, 1));
   set = th;
-  set.gpu_only_min_flops = 2 * flat.flops;  // too little work: the CPU path
+  set.gpu_subtree_only_min_flops = 2 * flat.flops;  // too little work: the CPU path
   EXPECT_FALSE(planners::gpu_takes_whole_factor(flat, set, 1));
   // The layout limit: one group for one GPU, the caller's limit when the CPU path is taken.
   if (codelets::kCudaBuild) EXPECT_TRUE(std::isinf(planners::gpu_factor_subtree_limit(flat, th, 1)));
@@ -263,20 +284,20 @@ TEST(SupernodalPlanPlacement, WholeFactorSpreadsOverSeveralGpus) {
   if (!codelets::kCudaBuild) GTEST_SKIP() << "no CUDA codelets in this build";
   const Csr A = laplacian_2d(120, 110);
   planners::SizeClassThresholds th;
-  th.gpu_only_min_flops = 1e5;
+  th.gpu_subtree_only_min_flops = 1e5;
   Recorded probe;
   probe.sym = cholesky::analyze(triangle(A, Triangle::Lower));
   th.gpu_whole_max_flops_per_entry = 2 * probe.sym.flops / double(probe.sym.nnz_L_exact);
   const double limit = planners::gpu_factor_subtree_limit(probe.sym, th, 4);
   ASSERT_TRUE(std::isfinite(limit));
-  EXPECT_GE(limit, th.gpu_only_min_flops);
+  EXPECT_GE(limit, th.gpu_subtree_only_min_flops);
   th.subtree_max_flops = limit;
   Recorded rec;
   record(rec, A, th, 4);
   int gpu_subtrees = 0, tops = 0;
   for (const auto& t : rec.r.tasks()) {
     if (t.kernel == "sn_subtree") {
-      EXPECT_EQ(t.spec.where, t.spec.flops >= th.gpu_only_min_flops ? rt::Where::Cuda : rt::Where::Cpu);
+      EXPECT_EQ(t.spec.where, t.spec.flops >= th.gpu_subtree_only_min_flops ? rt::Where::Cuda : rt::Where::Cpu);
       gpu_subtrees += t.spec.where == rt::Where::Cuda;
     } else if (t.kernel == "sn_factor") {
       ++tops;
