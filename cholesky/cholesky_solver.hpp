@@ -42,9 +42,10 @@ struct FactorizeReport {
 
 // CUDA workers a GPU that a runtime made for the factorization should have
 // (rt::RuntimeOptions::cuda_workers_per_gpu; `hetsparse cholesky` and bench_cholesky use it unless
-// told otherwise): with one stream each, independent update and factor tasks overlap on the GPU
-// (docs/benchmarks.md, issue 15, the twelfth session).
-inline constexpr int kCudaWorkersPerGpu = 2;
+// told otherwise): with one stream and one driver thread each, independent update and factor tasks
+// overlap on the GPU (docs/benchmarks.md, issue 15: twelfth and thirteenth sessions). Each takes a
+// core from the CPU workers.
+inline constexpr int kCudaWorkersPerGpu = 4;
 
 // The runtime must outlive the solver.
 class CholeskySolver {
