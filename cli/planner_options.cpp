@@ -9,7 +9,9 @@
 namespace hetsparse::cli {
 
 void add_planner_options(ArgParser& p) {
-  p.option("subtree-max-flops", "F", "leaf subtrees under F flops are one CPU task each (<0 automatic, 0 none)")
+  p.option("inst-max-flops", "F", "updates (per source group and target) under F flops ride in the target's factor task")
+      .option("dpq-min-flops", "F", "updates of at least F flops are tasks of their own; between the two, batched per target")
+      .option("subtree-max-flops", "F", "leaf subtrees under F flops are one CPU task each (<0 automatic, 0 none)")
       .option("gpu-min-task-flops", "F", "top supernodes with less work than F stay on CPUs")
       .option("gpu-only-min-flops", "F", "top supernodes with at least F flops of work live on the GPU (between the min-task value and F: the scheduler's choice)")
       .option("gpu-subtree-only-min-flops", "F", "leaf subtrees with at least F flops run on a GPU")
@@ -23,6 +25,8 @@ void add_planner_options(ArgParser& p) {
 
 void apply_planner_options(const ArgParser& p, planners::SizeClassThresholds& th) {
   constexpr double kMost = std::numeric_limits<double>::max();
+  if (p.has("inst-max-flops")) th.inst_max_flops = p.get_double_in("inst-max-flops", 0, kMost);
+  if (p.has("dpq-min-flops")) th.dpq_min_flops = p.get_double_in("dpq-min-flops", 0, kMost);
   if (p.has("subtree-max-flops")) th.subtree_max_flops = p.get_double("subtree-max-flops");  // < 0: automatic
   if (p.has("gpu-min-task-flops")) th.gpu_min_task_flops = p.get_double_in("gpu-min-task-flops", 0, kMost);
   if (p.has("gpu-only-min-flops")) th.gpu_only_min_flops = p.get_double_in("gpu-only-min-flops", 0, kMost);

@@ -7,8 +7,8 @@
 
 namespace hetsparse::cli {
 
-// --subtree-max-flops, --gpu-min-task-flops, --gpu-only-min-flops, --gpu-subtree-only-min-flops,
-// --amalgamation
+// --inst-max-flops, --dpq-min-flops, --subtree-max-flops, --gpu-min-task-flops, --gpu-only-min-flops,
+// --gpu-subtree-only-min-flops, --amalgamation
 void add_planner_options(ArgParser& p);
 // Overrides the fields of `th` (and the amalgamation pairs of `ao`) whose options were given.
 void apply_planner_options(const ArgParser& p, planners::SizeClassThresholds& th);
