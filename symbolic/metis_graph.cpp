@@ -29,9 +29,11 @@ void default_options(idx_t (&options)[METIS_NOPTIONS]) {
   options[METIS_OPTION_NUMBERING] = 0;
 }
 
+idx_t* weights(MetisGraph& g) { return g.vwgt.empty() ? nullptr : g.vwgt.data(); }
+
 }  // namespace
 
-MetisGraph to_metis_graph(const AdjacencyGraph& g) {
+MetisGraph to_metis_graph(const AdjacencyGraph& g, const std::vector<index_t>& weight) {
   // idx_t is 32 bits in Debian's libmetis (IDXTYPEWIDTH 32): xadj must then fit too.
   if (g.num_arcs() > static_cast<offset_t>(std::numeric_limits<idx_t>::max())) {
     throw InvalidArgument("analyze: the graph of A has " + std::to_string(g.num_arcs()) +
@@ -42,6 +44,7 @@ MetisGraph to_metis_graph(const AdjacencyGraph& g) {
   m.xadj.assign(g.xadj.begin(), g.xadj.end());
   if (m.xadj.empty()) m.xadj.push_back(0);
   m.adj.assign(g.adj.begin(), g.adj.end());
+  m.vwgt.assign(weight.begin(), weight.end());
   return m;
 }
 
@@ -51,7 +54,7 @@ std::vector<idx_t> metis_node_nd(MetisGraph& g) {
   default_options(options);
   idx_t nvtxs = g.n();
   // METIS's perm has our meaning (row k of the permuted matrix is row perm[k] of A).
-  check_status(METIS_NodeND(&nvtxs, g.xadj.data(), g.adj.data(), nullptr, options, perm.data(), iperm.data()),
+  check_status(METIS_NodeND(&nvtxs, g.xadj.data(), g.adj.data(), weights(g), options, perm.data(), iperm.data()),
                "METIS_NodeND");
   return perm;
 }
@@ -61,7 +64,7 @@ std::vector<idx_t> metis_vertex_separator(MetisGraph& g) {
   idx_t options[METIS_NOPTIONS];
   default_options(options);
   idx_t nvtxs = g.n(), separator_size = 0;
-  check_status(METIS_ComputeVertexSeparator(&nvtxs, g.xadj.data(), g.adj.data(), nullptr, options, &separator_size,
+  check_status(METIS_ComputeVertexSeparator(&nvtxs, g.xadj.data(), g.adj.data(), weights(g), options, &separator_size,
                                             part.data()),
                "METIS_ComputeVertexSeparator");
   return part;

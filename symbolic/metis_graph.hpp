@@ -17,13 +17,15 @@ namespace hetsparse::cholesky::detail {
 struct MetisGraph {
   std::vector<idx_t> xadj{0};
   std::vector<idx_t> adj;
+  std::vector<idx_t> vwgt;  // vertex weights (supervariable sizes); empty: every vertex weighs 1
 
   idx_t n() const { return static_cast<idx_t>(xadj.size()) - 1; }
   bool has_edges() const { return !adj.empty(); }
 };
 
-// A copy of g; InvalidArgument when g has more adjacency entries than idx_t can address.
-MetisGraph to_metis_graph(const AdjacencyGraph& g);
+// A copy of g (with its vertex weights when `weight` is not empty); InvalidArgument when g has more
+// adjacency entries than idx_t can address.
+MetisGraph to_metis_graph(const AdjacencyGraph& g, const std::vector<index_t>& weight = {});
 
 // METIS_NodeND with default options: perm[k] = vertex eliminated k-th. RuntimeFailure on failure.
 std::vector<idx_t> metis_node_nd(MetisGraph& g);

@@ -42,6 +42,7 @@ Part extract(const Part& whole, const std::vector<idx_t>& side_of, idx_t side, c
   for (idx_t v = 0; v < g.n(); ++v) {
     if (side_of[v] != side) continue;
     p.vertex.push_back(whole.vertex[v]);
+    if (!g.vwgt.empty()) p.graph.vwgt.push_back(g.vwgt[v]);
     for (idx_t a = g.xadj[v]; a < g.xadj[v + 1]; ++a) {
       const idx_t u = g.adj[a];
       if (side_of[u] == side) p.graph.adj.push_back(local[u]);
@@ -114,13 +115,14 @@ class Dissection {
 
 }  // namespace
 
-std::vector<index_t> parallel_nested_dissection(const AdjacencyGraph& g, int threads, index_t min_part) {
+std::vector<index_t> parallel_nested_dissection(const AdjacencyGraph& g, int threads, index_t min_part,
+                                                const std::vector<index_t>& weight) {
   min_part = std::max<index_t>(min_part, 2);  // a part needs two vertices to be split
   if (threads <= 1 || g.n < min_part || g.num_arcs() == 0 || !detail::metis_uses_private_rand()) {
-    return metis_nested_dissection(g);
+    return metis_nested_dissection(g, weight);
   }
   Part root;
-  root.graph = detail::to_metis_graph(g);
+  root.graph = detail::to_metis_graph(g, weight);
   root.vertex.resize(static_cast<std::size_t>(g.n));
   std::iota(root.vertex.begin(), root.vertex.end(), index_t{0});
   // About as many independent parts as threads: 2^depth >= threads.

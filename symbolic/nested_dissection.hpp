@@ -20,8 +20,9 @@ inline constexpr index_t kMinDissectionPart = 10000;
 // The result depends on g, threads and min_part only, never on which thread finishes first.
 // threads <= 1, a graph smaller than min_part, or a degenerate first split (one side empty) give
 // exactly metis_nested_dissection(g); a degenerate split further down orders that part whole.
-// Same errors as metis_nested_dissection.
+// Same errors as metis_nested_dissection. `weight`: METIS vertex weights (empty: all 1).
 std::vector<index_t> parallel_nested_dissection(const AdjacencyGraph& g, int threads,
-                                                index_t min_part = kMinDissectionPart);
+                                                index_t min_part = kMinDissectionPart,
+                                                const std::vector<index_t>& weight = {});
 
 }  // namespace hetsparse::cholesky

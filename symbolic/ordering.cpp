@@ -6,6 +6,7 @@
 
 #include "symbolic/metis_graph.hpp"
 #include "symbolic/nested_dissection.hpp"
+#include "symbolic/supervariables.hpp"
 #include "sparse/host_threads.hpp"
 #include "hetsparse/error.hpp"
 
@@ -20,10 +21,10 @@ std::vector<index_t> identity(index_t n) {
 
 }  // namespace
 
-std::vector<index_t> metis_nested_dissection(const AdjacencyGraph& g) {
+std::vector<index_t> metis_nested_dissection(const AdjacencyGraph& g, const std::vector<index_t>& weight) {
   // Without edges every order is fill-free: keep the natural one rather than METIS's arbitrary one.
   if (g.num_arcs() == 0) return identity(g.n);
-  detail::MetisGraph graph = detail::to_metis_graph(g);
+  detail::MetisGraph graph = detail::to_metis_graph(g, weight);
   const std::vector<idx_t> perm = detail::metis_node_nd(graph);
   return std::vector<index_t>(perm.begin(), perm.end());
 }
@@ -58,7 +59,11 @@ std::vector<index_t> fill_reducing_ordering(const AdjacencyGraph& g, const Analy
         throw InvalidArgument("analyze: ordering_threads = " + std::to_string(opts.ordering_threads) +
                               " is negative (0: one per hardware thread)");
       }
-      if (opts.ordering_threads == 1) return metis_nested_dissection(g);
+      if (opts.ordering_threads == 1) return metis_nested_dissection(g);  // METIS compresses inside
+      // The top-level separators are METIS calls of their own, which do not compress the graph.
+      if (const auto s = find_supervariables(g))
+        return expand_order(*s, parallel_nested_dissection(s->graph, host_thread_count(opts.ordering_threads),
+                                                           kMinDissectionPart, s->weight));
       return parallel_nested_dissection(g, host_thread_count(opts.ordering_threads));
     case Ordering::Natural: return identity(g.n);
     case Ordering::User: check_permutation(opts.user_perm, g.n, "analyze: user_perm"); return opts.user_perm;

@@ -11,12 +11,13 @@ namespace hetsparse::cholesky {
 
 // One serial METIS_NodeND (multilevel nested dissection) with METIS's default options; a graph
 // without edges keeps the natural order. RuntimeFailure when METIS fails, InvalidArgument when the
-// graph is too large for METIS's index type.
-std::vector<index_t> metis_nested_dissection(const AdjacencyGraph& g);
+// graph is too large for METIS's index type. `weight`: METIS vertex weights (empty: all 1).
+std::vector<index_t> metis_nested_dissection(const AdjacencyGraph& g, const std::vector<index_t>& weight = {});
 
 // The ordering that opts asks for: Ordering::Metis serially or by parallel_nested_dissection()
-// per opts.ordering_threads (InvalidArgument when negative); opts.user_perm validated against g.n
-// (InvalidArgument).
+// per opts.ordering_threads (InvalidArgument when negative), the latter on the graph of
+// supervariables when it has few enough vertices (supervariables.hpp); opts.user_perm validated
+// against g.n (InvalidArgument).
 std::vector<index_t> fill_reducing_ordering(const AdjacencyGraph& g, const AnalyzeOptions& opts);
 
 // InvalidArgument unless perm has n entries forming a permutation of 0 .. n-1; `what` names it.
