@@ -1,6 +1,7 @@
 #include "cholesky/numeric/panel_storage.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <string>
 
 #include "sparse/memory_budget.hpp"
@@ -34,7 +35,10 @@ AssemblyMap build_assembly_map(const Csr& A, InputTriangle input, const Symbolic
   m.nnz = A.nnz();
   m.position.assign(static_cast<std::size_t>(A.nnz()), -1);
   m.supernode.assign(static_cast<std::size_t>(A.nnz()), -1);
-  for (index_t i = 0; i < A.rows; ++i) {
+  // Rows in parallel (each entry is independent); a row whose entry lies outside the structure stops
+  // its chunk, and the first such row in order is reported, whatever the threads' timing.
+  std::atomic<index_t> first_bad{A.rows};
+  auto map_row = [&](index_t i) {
     for (offset_t k = A.rowptr[i]; k < A.rowptr[i + 1]; ++k) {
       const index_t j = A.colind[k];
       if (input == InputTriangle::Full && j > i) continue;  // the lower copy carries the value
@@ -44,12 +48,23 @@ AssemblyMap build_assembly_map(const Csr& A, InputTriangle input, const Symbolic
       const Supernode& sn = sym.supernodes[s];
       const auto first = sym.rows.begin() + sn.row_begin, last = first + sn.nrows;
       const auto it = std::lower_bound(first, last, row);
-      if (it == last || *it != row)  // cannot happen for a correct analysis of this pattern
-        throw StructureError(i, j, "Cholesky: entry of A outside the symbolic structure (pattern changed?)");
+      if (it == last || *it != row) return j;  // cannot happen for a correct analysis of this pattern
       m.position[k] = offset[s] + offset_t(col - sn.first_col) * sn.nrows + (it - first);
       m.supernode[k] = s;
     }
-  }
+    return index_t{-1};
+  };
+  auto note_bad = [&first_bad](index_t i) {
+    index_t seen = first_bad.load();
+    while (i < seen && !first_bad.compare_exchange_weak(seen, i)) {
+    }
+  };
+  parallel_chunks(static_cast<std::size_t>(A.rows), std::size_t(1) << 15, [&](std::size_t b, std::size_t e) {
+    for (auto i = static_cast<index_t>(b); i < static_cast<index_t>(e); ++i)
+      if (map_row(i) >= 0) return note_bad(i);
+  });
+  if (const index_t i = first_bad.load(); i < A.rows)
+    throw StructureError(i, map_row(i), "Cholesky: entry of A outside the symbolic structure (pattern changed?)");
   return m;
 }
 
