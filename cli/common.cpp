@@ -13,6 +13,7 @@
 #include "sparse/matrix_market.hpp"
 #include "codelets/support/cuda_libraries.hpp"
 #include "sparse/memory_budget.hpp"
+#include "runtime/starpu/settings_checks.hpp"
 
 namespace hetsparse::cli {
 
@@ -98,7 +99,9 @@ rt::RuntimeOptions runtime_options(const ArgParser& p, int default_cuda_workers_
   if (p.has("cuda-workers-per-gpu")) {
     o.cuda_workers_per_gpu = count("cuda-workers-per-gpu");
   } else if (!std::getenv("STARPU_NWORKER_PER_CUDA")) {
-    o.cuda_workers_per_gpu = default_cuda_workers_per_gpu;
+    int gpus = o.ncuda;
+    if (default_cuda_workers_per_gpu > 1 && gpus < 0) gpus = static_cast<int>(rt::cuda::cuda_summary().devices.size());
+    o.cuda_workers_per_gpu = rt::scaled_cuda_workers_per_gpu(default_cuda_workers_per_gpu, rt::available_cpus(), gpus);
   }
   o.trace_dir = p.get("trace");
   o.perfmodel_dir = p.get("perfmodel-dir");

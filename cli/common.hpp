@@ -16,7 +16,8 @@ void add_runtime_options(ArgParser& p);
 // UsageError for a negative worker count and for more CUDA workers (--ncuda or STARPU_NCUDA) than
 // GPUs found; the Runtime checks the rest (runtime/starpu/settings_checks.hpp).
 // default_cuda_workers_per_gpu: the command's own default, taken when neither --cuda-workers-per-gpu
-// nor STARPU_NWORKER_PER_CUDA says (-1: StarPU's one).
+// nor STARPU_NWORKER_PER_CUDA says (-1: StarPU's one), scaled down on nodes with few cores a GPU
+// (rt::scaled_cuda_workers_per_gpu).
 rt::RuntimeOptions runtime_options(const ArgParser& p, int default_cuda_workers_per_gpu = -1);
 
 // positional `matrix` (a .mtx or .mtx.gz file) or --generate SPEC

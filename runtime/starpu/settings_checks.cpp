@@ -4,6 +4,7 @@
 #include <starpu.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -97,6 +98,11 @@ int available_cpus() {
   if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
   const long online = sysconf(_SC_NPROCESSORS_ONLN);
   return online > 0 ? static_cast<int>(online) : 1;
+}
+
+int scaled_cuda_workers_per_gpu(int most, int cpus, int gpus) {
+  if (gpus <= 0 || most <= 1) return most;
+  return std::max(1, std::min(most, cpus / (4 * gpus)));
 }
 
 void check_worker_counts(const RuntimeOptions& o) {

@@ -167,5 +167,15 @@ TEST(SettingsChecks, DataDefaultsYieldToTheUser) {
   EXPECT_STREQ(std::getenv("STARPU_MINIMUM_CLEAN_BUFFERS"), "7");
 }
 
+TEST(SettingsChecks, DefaultCudaWorkersPerGpuLeaveMostCoresToTheCpuWorkers) {
+  EXPECT_EQ(rt::scaled_cuda_workers_per_gpu(4, 16, 1), 4);  // the H100 node
+  EXPECT_EQ(rt::scaled_cuda_workers_per_gpu(4, 8, 1), 2);
+  EXPECT_EQ(rt::scaled_cuda_workers_per_gpu(4, 16, 2), 2);
+  EXPECT_EQ(rt::scaled_cuda_workers_per_gpu(4, 128, 8), 4);
+  EXPECT_EQ(rt::scaled_cuda_workers_per_gpu(4, 2, 1), 1);
+  EXPECT_EQ(rt::scaled_cuda_workers_per_gpu(4, 2, 0), 4);  // no GPU: nothing to scale
+  EXPECT_EQ(rt::scaled_cuda_workers_per_gpu(-1, 16, 1), -1);  // StarPU's own default stays
+}
+
 }  // namespace
 }  // namespace hetsparse::test
