@@ -104,6 +104,7 @@ const SymbolicFactor& CholeskySolver::analyze(const Csr& A, const AnalyzeOptions
     if (opts.progress) opts.progress->end();
   }
   release_panels();
+  work_.reset();
   layout_.reset();
   grouped_.reset();
   homes_.clear();
@@ -121,7 +122,8 @@ void CholeskySolver::set_up_layout(const FactorizeOptions& opts) {
   const double subtree_max = planners::gpu_factor_subtree_limit(sym, opts.thresholds, rt_.cuda_devices());
   layout_ = std::make_unique<planners::FactorLayout>(planners::plan_factor_layout(sym, subtree_max));
   layout_thresholds_ = opts.thresholds;
-  homes_ = planners::panel_homes(rt_, sym, *layout_, opts.thresholds);
+  if (!work_) work_ = std::make_unique<planners::SymbolicWork>(planners::symbolic_work(sym));
+  homes_ = planners::panel_homes(rt_, sym, *layout_, opts.thresholds, work_.get());
   info_.assign(static_cast<std::size_t>(sym.num_supernodes()), 0);
   // The panels are registered once and stay so: each factorization's assembly tasks write them
   // where their tasks run (host pages of a GPU group are never touched, nothing is pinned).
@@ -239,7 +241,7 @@ const FactorizeReport& CholeskySolver::factorize(const Csr& A, const FactorizeOp
           rt_, {"assemble_" + std::to_string(g), hi, dev ? homes_[g] : rt::Where::Cpu}, reg_->group[g],
           dev ? dv.id() : cv.id(), dev ? dp.id() : cp.id(), {count, ga.begin[g] - base, ga.end[g] - ga.begin[g]});
     }
-    report_.plan = planners::submit_supernodal_cholesky(rt_, sym, layout, *reg_, opts.thresholds);
+    report_.plan = planners::submit_supernodal_cholesky(rt_, sym, layout, *reg_, opts.thresholds, work_.get());
     report_.plan.tasks += layout.num_groups();
     for (index_t g = 0; g < layout.num_groups(); ++g)
       if (reg_->info[g] && homes_[g] != rt::Where::Cpu) rt_.write_back_when_done(reg_->info[g]);

@@ -101,6 +101,7 @@ class CholeskySolver {
   std::unique_ptr<SymbolicFactor> sym_;
   std::unique_ptr<PanelStorage> L_;
   std::unique_ptr<AssemblyMap> map_;
+  std::unique_ptr<planners::SymbolicWork> work_;     // per analysis: work, critical paths, update lists
   std::unique_ptr<planners::FactorLayout> layout_;  // for the subtree threshold in layout_->subtree_max_flops
   std::vector<rt::Where> homes_;                      // per group (planners::panel_homes)
   std::unique_ptr<GroupedAssembly> grouped_;          // A's entries by group, for the assembly tasks

@@ -140,8 +140,23 @@ std::vector<codelets::GroupUpdate> flatten(const std::vector<const Bundle*>& bs,
 
 }  // namespace
 
+SymbolicWork symbolic_work(const cholesky::SymbolicFactor& sym) {
+  SymbolicWork w;
+  w.work = scanned_work(sym, w.incoming);
+  w.crit = critical_path(sym, w.work);
+  return w;
+}
+
+void add_update_lists(const cholesky::SymbolicFactor& sym, SymbolicWork& w) {
+  if (w.has_lists) return;
+  w.by_target = updates_by_target(sym);
+  w.has_lists = true;
+}
+
 std::vector<rt::Where> panel_homes(const rt::TaskRuntime& rt, const cholesky::SymbolicFactor& sym,
-                                   const FactorLayout& layout, const SizeClassThresholds& th) {
+                                   const FactorLayout& layout, const SizeClassThresholds& th,
+                                   const SymbolicWork* work) {
+  if (work) return homes_from_work(rt, sym, layout, work->work, th);
   std::vector<long long> incoming;
   return homes_from_work(rt, sym, layout, scanned_work(sym, incoming), th);
 }
@@ -164,15 +179,21 @@ double gpu_factor_subtree_limit(const cholesky::SymbolicFactor& sym, const SizeC
 
 UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::SymbolicFactor& sym,
                                            const FactorLayout& layout, const RegisteredFactor& data,
-                                           const SizeClassThresholds& th) {
+                                           const SizeClassThresholds& th, SymbolicWork* kept) {
   const index_t ns = sym.num_supernodes();
   if (layout.loc.size() != std::size_t(ns) || data.group.size() != std::size_t(layout.num_groups()))
     throw InvalidArgument("supernodal Cholesky: the layout and its handles do not match the symbolic factor");
+  if (kept && kept->work.size() != std::size_t(ns))
+    throw InvalidArgument("supernodal Cholesky: the symbolic work does not match the symbolic factor");
   const bool tops = std::find(layout.subtree.begin(), layout.subtree.end(), 0) != layout.subtree.end();
-  std::vector<long long> incoming;
-  const auto work = scanned_work(sym, incoming);
-  const auto by_t = tops ? updates_by_target(sym) : std::vector<std::vector<PlannedUpdate>>(ns);
-  const auto crit = critical_path(sym, work);
+  SymbolicWork local;
+  SymbolicWork& sw = kept ? *kept : (local = symbolic_work(sym));
+  if (tops) add_update_lists(sym, sw);
+  const std::vector<long long>& incoming = sw.incoming;
+  const std::vector<double>& work = sw.work;
+  const std::vector<double>& crit = sw.crit;
+  const std::vector<std::vector<PlannedUpdate>> no_lists;
+  const auto& by_t = tops ? sw.by_target : no_lists;
   const double top = std::max(1.0, *std::max_element(crit.begin(), crit.end()));
   const int lo = rt.min_priority(), hi = rt.max_priority();
   // In doubles, lo included: hi - lo overflows an int under schedulers whose range is all of int

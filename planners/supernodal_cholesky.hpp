@@ -74,6 +74,20 @@ std::vector<std::vector<PlannedUpdate>> updates_by_target(const cholesky::Symbol
 double update_flops(const cholesky::Supernode& d, std::int32_t r0, std::int32_t r1);
 double factor_flops(const cholesky::Supernode& s);
 
+// What the plan takes from the symbolic factor alone, whatever the layout and thresholds: computed
+// once per analysis (CholeskySolver keeps it) rather than at every factorization's submission.
+struct SymbolicWork {
+  std::vector<double> work;         // per supernode as a target: its factorization + the updates into it
+  std::vector<long long> incoming;  // the number of updates into it
+  std::vector<double> crit;         // the longest path from it to its root, its own work included
+  // updates_by_target(), filled by add_update_lists: only layouts with top targets need them (a 2D
+  // factor the GPU takes whole has ~1M updates whose lists would cost more than the scan).
+  std::vector<std::vector<PlannedUpdate>> by_target;
+  bool has_lists = false;
+};
+SymbolicWork symbolic_work(const cholesky::SymbolicFactor& sym);
+void add_update_lists(const cholesky::SymbolicFactor& sym, SymbolicWork& w);  // no-op when done
+
 // Whether the whole factor should be one GPU subtree task (see gpu_whole_max_flops_per_entry).
 bool gpu_takes_whole_factor(const cholesky::SymbolicFactor& sym, const SizeClassThresholds& th, int gpus);
 // The subtree limit for plan_factor_layout that does it: infinite (one group) with one GPU, however
@@ -83,9 +97,11 @@ bool gpu_takes_whole_factor(const cholesky::SymbolicFactor& sym, const SizeClass
 // th.subtree_max_flops when the whole factor does not go to the GPU.
 double gpu_factor_subtree_limit(const cholesky::SymbolicFactor& sym, const SizeClassThresholds& th, int gpus);
 
+// `work`: symbolic_work(sym) kept by the caller (its update lists are added when the layout needs
+// them); nullptr: computed for this call.
 UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::SymbolicFactor& sym,
                                            const FactorLayout& layout, const RegisteredFactor& data,
-                                           const SizeClassThresholds& th = {});
+                                           const SizeClassThresholds& th = {}, SymbolicWork* work = nullptr);
 
 // Where each group's panels live (FactorLayout groups): Cpu for leaf subtrees and targets whose work
 // is under gpu_min_task_flops, Cuda from gpu_only_min_flops on when CUDA workers can run the panel
@@ -95,6 +111,7 @@ UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::
 // Every task of a group runs there. The caller assembles a Cuda group's panels on the GPU, where
 // they stay after the factorization (the solve reads them there).
 std::vector<rt::Where> panel_homes(const rt::TaskRuntime& rt, const cholesky::SymbolicFactor& sym,
-                                   const FactorLayout& layout, const SizeClassThresholds& th);
+                                   const FactorLayout& layout, const SizeClassThresholds& th,
+                                   const SymbolicWork* work = nullptr);
 
 }  // namespace hetsparse::planners

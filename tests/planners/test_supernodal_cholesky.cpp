@@ -231,6 +231,39 @@ TEST(SupernodalPlanPlacement, DefaultHomesLeaveNoTargetToTheScheduler) {
   }
 }
 
+// The symbolic work a solver keeps between factorizations gives the DAG a fresh computation gives,
+// with and without top targets (whose update lists it adds on first need).
+TEST(SupernodalPlanPlacement, KeptSymbolicWorkGivesTheSameDag) {
+  for (const double subtree_max : {2e5, 1e30}) {
+    const auto th = small_thresholds(subtree_max);
+    Recorded fresh;
+    record(fresh, laplacian_3d(16, 15, 14), th, 1);
+    Recorded kept;
+    kept.r.set_cuda_workers(1);
+    kept.sym = fresh.sym;
+    kept.layout = planners::plan_factor_layout(kept.sym, th.subtree_max_flops);
+    kept.info.assign(kept.sym.num_supernodes(), 0);
+    kept.data = std::make_unique<planners::RegisteredFactor>(kept.r, kept.sym, kept.layout, nullptr, kept.info.data());
+    planners::SymbolicWork work = planners::symbolic_work(kept.sym);
+    EXPECT_FALSE(work.has_lists);
+    for (int round = 0; round < 2; ++round) {  // a second factorization reuses the lists
+      const std::size_t before = kept.r.tasks().size();
+      planners::submit_supernodal_cholesky(kept.r, kept.sym, kept.layout, *kept.data, th, &work);
+      const bool tops = std::count(kept.layout.subtree.begin(), kept.layout.subtree.end(), 0) > 0;
+      EXPECT_EQ(work.has_lists, tops);
+      ASSERT_EQ(kept.r.tasks().size() - before, fresh.r.tasks().size());
+      for (std::size_t i = 0; i < fresh.r.tasks().size(); ++i) {
+        const auto& a = fresh.r.tasks()[i].spec;
+        const auto& b = kept.r.tasks()[before + i].spec;
+        EXPECT_EQ(a.name, b.name);
+        EXPECT_EQ(a.priority, b.priority) << a.name;
+        EXPECT_EQ(a.where, b.where) << a.name;
+        EXPECT_EQ(a.flops, b.flops) << a.name;
+      }
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(SubtreeLimits, SupernodalPlan, ::testing::Values(0.0, 2e5),
                          [](const auto& p) { return p.param > 0 ? std::string("Subtrees") : std::string("NoSubtrees"); });
 
