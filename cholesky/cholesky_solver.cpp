@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "cholesky/cholesky_solve_state.hpp"
+#include "cholesky/numeric/grouped_assembly.hpp"
 #include "cholesky/numeric/panel_storage.hpp"
 #include "codelets/supernode/supernode_solve_codelet.hpp"
 #include "planners/supernodal_solve.hpp"
@@ -55,20 +56,6 @@ bool device_group(const planners::FactorLayout&, const std::vector<rt::Where>& h
 }
 
 }  // namespace
-
-// A's entries sorted by panel group, device-capable groups first: entries [begin[g], begin[g + 1])
-// of `values` (refilled from A each factorization) scatter to `pos` (relative to the group's first
-// panel). The device part [0, device_entries) is registered apart, so a GPU fetches only its own.
-struct GroupedAssembly {
-  std::vector<offset_t> begin;  // per group, and end per group
-  std::vector<offset_t> end;
-  template <class T>
-  using Uninitialized = std::vector<T, UninitializedAllocator<T>>;  // written in full before any read
-  Uninitialized<offset_t> src;  // index into A.values
-  Uninitialized<std::int64_t> pos;
-  Uninitialized<double> values;
-  offset_t device_entries = 0;
-};
 
 CholeskySolver::CholeskySolver(rt::TaskRuntime& runtime) : rt_(runtime) {}
 CholeskySolver::~CholeskySolver() {
@@ -129,56 +116,10 @@ void CholeskySolver::set_up_layout(const FactorizeOptions& opts) {
   // where their tasks run (host pages of a GPU group are never touched, nothing is pinned).
   reg_ = std::make_unique<planners::RegisteredFactor>(rt_, sym, *layout_, L_->values.data(), info_.data());
 
-  // A's entries by group (a counting sort in parallel: one histogram per chunk of entries), the
-  // groups that may run on a GPU first.
-  const planners::FactorLayout& layout = *layout_;
-  const index_t G = layout.num_groups();
-  auto g = std::make_unique<GroupedAssembly>();
-  const std::vector<index_t>& sn = map_->supernode;
-  const std::size_t nnz = sn.size();
-  const std::size_t nch =
-      std::max<std::size_t>(1, std::min<std::size_t>(static_cast<std::size_t>(host_thread_count(0)), nnz >> 18));
-  const std::size_t per = (nnz + nch - 1) / nch;
-  std::vector<offset_t> cursor(nch * static_cast<std::size_t>(G), 0);
-  std::vector<std::int64_t> base(static_cast<std::size_t>(G));
-  for (index_t k = 0; k < G; ++k) base[k] = layout.loc[layout.group_begin[k]].value_offset;
-  rt::PausedWorkers paused(rt_);
-  parallel_chunks(nch, 1, [&](std::size_t c0, std::size_t c1) {
-    for (std::size_t c = c0; c < c1; ++c)
-      for (std::size_t k = c * per; k < std::min(nnz, (c + 1) * per); ++k)
-        if (sn[k] >= 0) ++cursor[c * G + layout.group_of[sn[k]]];
-  });
-  g->begin.assign(G, 0);
-  g->end.assign(G, 0);
-  offset_t next = 0;
-  for (int pass = 0; pass < 2; ++pass) {
-    for (index_t k = 0; k < G; ++k) {
-      if (device_group(layout, homes_, k) != (pass == 0)) continue;
-      g->begin[k] = next;
-      for (std::size_t c = 0; c < nch; ++c) {
-        const offset_t n = cursor[c * G + k];
-        cursor[c * G + k] = next;
-        next += n;
-      }
-      g->end[k] = next;
-    }
-    if (pass == 0) g->device_entries = next;
-  }
-  g->src.resize(static_cast<std::size_t>(next));
-  g->pos.resize(static_cast<std::size_t>(next));
-  g->values.resize(static_cast<std::size_t>(next));
-  parallel_chunks(nch, 1, [&](std::size_t c0, std::size_t c1) {
-    for (std::size_t c = c0; c < c1; ++c)
-      for (std::size_t k = c * per; k < std::min(nnz, (c + 1) * per); ++k) {
-        const index_t s = sn[k];
-        if (s < 0) continue;
-        const index_t grp = layout.group_of[s];
-        const offset_t e = cursor[c * G + grp]++;
-        g->src[e] = static_cast<offset_t>(k);
-        g->pos[e] = map_->position[k] - base[grp];
-      }
-  });
-  grouped_ = std::move(g);
+  std::vector<bool> device(static_cast<std::size_t>(layout_->num_groups()));
+  for (index_t g = 0; g < layout_->num_groups(); ++g) device[g] = device_group(*layout_, homes_, g);
+  rt::PausedWorkers paused(rt_);  // host-only work
+  grouped_ = std::make_unique<GroupedAssembly>(group_entries(*map_, *layout_, device));
 }
 
 const FactorizeReport& CholeskySolver::factorize(const Csr& A, const FactorizeOptions& opts) {
