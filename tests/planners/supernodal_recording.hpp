@@ -2,6 +2,7 @@
 #pragma once
 #include <map>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "planners/supernodal_cholesky.hpp"
@@ -11,23 +12,32 @@
 
 namespace hetsparse::test {
 
-struct Recorded {
+// A symbolic factor, its layout and its panels registered on the recording runtime.
+struct RecordedFactor {
   rt::RecordingRuntime r;
   cholesky::SymbolicFactor sym;
   planners::FactorLayout layout;
   std::vector<int> info;
   std::unique_ptr<planners::RegisteredFactor> data;
   std::map<rt::HandleId, index_t> group_of_handle;
+};
+
+inline void register_factor(RecordedFactor& rec, cholesky::SymbolicFactor sym, double subtree_max, int cuda_workers) {
+  rec.r.set_cuda_workers(cuda_workers);
+  rec.sym = std::move(sym);
+  rec.layout = planners::plan_factor_layout(rec.sym, subtree_max);
+  rec.info.assign(rec.sym.num_supernodes(), 0);
+  rec.data = std::make_unique<planners::RegisteredFactor>(rec.r, rec.sym, rec.layout, nullptr, rec.info.data());
+  for (index_t g = 0; g < rec.layout.num_groups(); ++g) rec.group_of_handle[rec.data->group[g]] = g;
+}
+
+// ... and the factorization's task graph submitted once.
+struct Recorded : RecordedFactor {
   planners::UpdatePlanStats st;
 };
 
 inline void record(Recorded& rec, const Csr& A, const planners::SizeClassThresholds& th, int cuda_workers = 0) {
-  rec.r.set_cuda_workers(cuda_workers);
-  rec.sym = cholesky::analyze(triangle(A, Triangle::Lower));
-  rec.layout = planners::plan_factor_layout(rec.sym, th.subtree_max_flops);
-  rec.info.assign(rec.sym.num_supernodes(), 0);
-  rec.data = std::make_unique<planners::RegisteredFactor>(rec.r, rec.sym, rec.layout, nullptr, rec.info.data());
-  for (index_t g = 0; g < rec.layout.num_groups(); ++g) rec.group_of_handle[rec.data->group[g]] = g;
+  register_factor(rec, cholesky::analyze(triangle(A, Triangle::Lower)), th.subtree_max_flops, cuda_workers);
   rec.st = planners::submit_supernodal_cholesky(rec.r, rec.sym, rec.layout, *rec.data, th);
 }
 

@@ -81,12 +81,8 @@ TEST(SupernodalPlanPlacement, KeptSymbolicWorkGivesTheSameDag) {
     const auto th = small_thresholds(subtree_max);
     Recorded fresh;
     record(fresh, laplacian_3d(16, 15, 14), th, 1);
-    Recorded kept;
-    kept.r.set_cuda_workers(1);
-    kept.sym = fresh.sym;
-    kept.layout = planners::plan_factor_layout(kept.sym, th.subtree_max_flops);
-    kept.info.assign(kept.sym.num_supernodes(), 0);
-    kept.data = std::make_unique<planners::RegisteredFactor>(kept.r, kept.sym, kept.layout, nullptr, kept.info.data());
+    RecordedFactor kept;
+    register_factor(kept, fresh.sym, th.subtree_max_flops, 1);
     planners::SymbolicWork work = planners::symbolic_work(kept.sym);
     EXPECT_FALSE(work.has_lists);
     for (int round = 0; round < 2; ++round) {  // a second factorization reuses the lists

@@ -17,16 +17,12 @@
 #include "runtime/recording_runtime.hpp"
 #include "sparse/convert.hpp"
 #include "sparse/generators.hpp"
+#include "tests/planners/supernodal_recording.hpp"
 
 namespace hetsparse::test {
 namespace {
 
-struct SolveRecord {
-  rt::RecordingRuntime r;
-  cholesky::SymbolicFactor sym;
-  planners::FactorLayout layout;
-  std::vector<int> info;
-  std::unique_ptr<planners::RegisteredFactor> data;
+struct SolveRecord : RecordedFactor {
   std::vector<rt::Where> homes;
   planners::SolvePlan plan;
   planners::SolveHandles h{};
@@ -36,11 +32,7 @@ struct SolveRecord {
 
 void record_solve(SolveRecord& rec, const Csr& A, double subtree_max, int nrhs, bool device, int cuda_workers = 1,
                   bool sweeps = false) {
-  rec.r.set_cuda_workers(cuda_workers);
-  rec.sym = cholesky::analyze(triangle(A, Triangle::Lower));
-  rec.layout = planners::plan_factor_layout(rec.sym, subtree_max);
-  rec.info.assign(rec.sym.num_supernodes(), 0);
-  rec.data = std::make_unique<planners::RegisteredFactor>(rec.r, rec.sym, rec.layout, nullptr, rec.info.data());
+  register_factor(rec, cholesky::analyze(triangle(A, Triangle::Lower)), subtree_max, cuda_workers);
   planners::SizeClassThresholds th;
   th.gpu_min_task_flops = 1e4;  // small problem: all three homes appear
   th.gpu_only_min_flops = 2e5;
