@@ -65,21 +65,22 @@ void add_runtime_options(ArgParser& p) {
 namespace {
 
 // UsageError when more CUDA workers are asked for (option or STARPU_NCUDA) than there are GPUs:
-// StarPU would run on fewer without a word. Only asked of CUDA when a count is given.
-void check_gpus_for(const ArgParser& p, int ncuda) {
+// StarPU would run on fewer without a word. Only asked of CUDA when a count is given. Returns the
+// count asked for (-1: none, or a malformed STARPU_NCUDA, which the runtime names).
+int check_gpus_for(const ArgParser& p, int ncuda) {
   std::string source = "--ncuda " + std::to_string(ncuda);
   if (ncuda < 0) {
     const char* env = std::getenv("STARPU_NCUDA");
     char* end = nullptr;
-    const long v = env && *env ? std::strtol(env, &end, 10) : 0;
-    if (v <= 0 || *end) return;  // absent, zero, or malformed (the runtime names a malformed one)
+    const long v = env && *env ? std::strtol(env, &end, 10) : -1;
+    if (v < 0 || *end) return -1;  // absent or malformed
     ncuda = static_cast<int>(std::min<long>(v, 1 << 20));
     source = std::string("STARPU_NCUDA=") + env;
   }
-  if (ncuda == 0) return;
+  if (ncuda == 0) return 0;
   const rt::cuda::CudaSummary cuda = rt::cuda::cuda_summary();
   const auto gpus = static_cast<int>(cuda.devices.size());
-  if (ncuda <= gpus) return;
+  if (ncuda <= gpus) return ncuda;
   throw UsageError(p.program() + ": " + source + " asks for " + std::to_string(ncuda) + " CUDA workers, but " +
                    std::to_string(gpus) + " GPU(s) were found" + (cuda.error.empty() ? "" : " (" + cuda.error + ")") +
                    "; use at most " + std::to_string(gpus) + " (--ncuda 0 for CPUs only)");
@@ -95,11 +96,11 @@ rt::RuntimeOptions runtime_options(const ArgParser& p, int default_cuda_workers_
   const auto count = [&](const char* name) { return static_cast<int>(std::min<long>(p.get_int_in(name, 0, kMost), INT_MAX)); };
   if (p.has("ncpu")) o.ncpu = count("ncpu");
   if (p.has("ncuda")) o.ncuda = count("ncuda");
-  check_gpus_for(p, o.ncuda);
+  const int gpus_asked = check_gpus_for(p, o.ncuda);
   if (p.has("cuda-workers-per-gpu")) {
     o.cuda_workers_per_gpu = count("cuda-workers-per-gpu");
   } else if (!std::getenv("STARPU_NWORKER_PER_CUDA")) {
-    int gpus = o.ncuda;
+    int gpus = gpus_asked;
     if (default_cuda_workers_per_gpu > 1 && gpus < 0) gpus = static_cast<int>(rt::cuda::cuda_summary().devices.size());
     o.cuda_workers_per_gpu = rt::scaled_cuda_workers_per_gpu(default_cuda_workers_per_gpu, rt::available_cpus(), gpus);
   }

@@ -33,9 +33,10 @@ bool cuda_memory_capped() {
 }
 
 // StarPU data tuning that hetsparse's task graphs need, each only where the user has not decided.
-void set_data_defaults(const RuntimeOptions& o) {
-  long per_gpu = o.cuda_workers_per_gpu;
-  if (const char* text = std::getenv("STARPU_NWORKER_PER_CUDA"); per_gpu < 1 && text) per_gpu = std::atol(text);
+// After the options are applied: STARPU_NWORKER_PER_CUDA then holds the workers a GPU.
+void set_data_defaults() {
+  const char* text = std::getenv("STARPU_NWORKER_PER_CUDA");
+  const long per_gpu = text ? std::atol(text) : 1;
   // Several CUDA workers on a GPU: a driver thread each. StarPU's default drives all of a GPU's
   // streams from one thread, which a synchronous copy from pageable memory stalls for every stream.
   if (per_gpu > 1 && !std::getenv("STARPU_CUDA_THREAD_PER_DEV")) set_env_unless_set("STARPU_CUDA_THREAD_PER_WORKER", "1");
@@ -78,7 +79,7 @@ ResolvedOptions resolve_options(const RuntimeOptions& o) {
   if (o.ncpu >= 0) set_env("STARPU_NCPU", std::to_string(o.ncpu));
   if (o.ncuda >= 0) set_env("STARPU_NCUDA", std::to_string(o.ncuda));
   if (o.cuda_workers_per_gpu >= 1) set_env("STARPU_NWORKER_PER_CUDA", std::to_string(o.cuda_workers_per_gpu));
-  set_data_defaults(o);
+  set_data_defaults();
   // On a large node, give the submitting thread a core of its own: analysis (METIS) and task
   // submission otherwise share one with a busy worker and run ~3x slower (seen on the 16-core H100
   // node). Only when the worker count is automatic and the user did not decide.
