@@ -148,9 +148,7 @@ SymbolicWork symbolic_work(const cholesky::SymbolicFactor& sym) {
 }
 
 void add_update_lists(const cholesky::SymbolicFactor& sym, SymbolicWork& w) {
-  if (w.has_lists) return;
-  w.by_target = updates_by_target(sym);
-  w.has_lists = true;
+  if (w.by_target.empty()) w.by_target = updates_by_target(sym);
 }
 
 std::vector<rt::Where> panel_homes(const rt::TaskRuntime& rt, const cholesky::SymbolicFactor& sym,

@@ -80,10 +80,10 @@ struct SymbolicWork {
   std::vector<double> work;         // per supernode as a target: its factorization + the updates into it
   std::vector<long long> incoming;  // the number of updates into it
   std::vector<double> crit;         // the longest path from it to its root, its own work included
-  // updates_by_target(), filled by add_update_lists: only layouts with top targets need them (a 2D
-  // factor the GPU takes whole has ~1M updates whose lists would cost more than the scan).
+  // updates_by_target(), filled by add_update_lists (empty until then): only layouts with top
+  // targets need them (a 2D factor the GPU takes whole has ~1M updates whose lists would cost more
+  // than the scan).
   std::vector<std::vector<PlannedUpdate>> by_target;
-  bool has_lists = false;
 };
 SymbolicWork symbolic_work(const cholesky::SymbolicFactor& sym);
 void add_update_lists(const cholesky::SymbolicFactor& sym, SymbolicWork& w);  // no-op when done

@@ -84,12 +84,12 @@ TEST(SupernodalPlanPlacement, KeptSymbolicWorkGivesTheSameDag) {
     RecordedFactor kept;
     register_factor(kept, fresh.sym, th.subtree_max_flops, 1);
     planners::SymbolicWork work = planners::symbolic_work(kept.sym);
-    EXPECT_FALSE(work.has_lists);
+    EXPECT_TRUE(work.by_target.empty());
     for (int round = 0; round < 2; ++round) {  // a second factorization reuses the lists
       const std::size_t before = kept.r.tasks().size();
       planners::submit_supernodal_cholesky(kept.r, kept.sym, kept.layout, *kept.data, th, &work);
       const bool tops = std::count(kept.layout.subtree.begin(), kept.layout.subtree.end(), 0) > 0;
-      EXPECT_EQ(work.has_lists, tops);
+      EXPECT_EQ(!work.by_target.empty(), tops);
       ASSERT_EQ(kept.r.tasks().size() - before, fresh.r.tasks().size());
       for (std::size_t i = 0; i < fresh.r.tasks().size(); ++i) {
         const auto& a = fresh.r.tasks()[i].spec;
