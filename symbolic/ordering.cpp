@@ -60,11 +60,13 @@ std::vector<index_t> fill_reducing_ordering(const AdjacencyGraph& g, const Analy
                               " is negative (0: one per hardware thread)");
       }
       if (opts.ordering_threads == 1) return metis_nested_dissection(g);  // METIS compresses inside
-      // The top-level separators are METIS calls of their own, which do not compress the graph.
-      if (const auto s = find_supervariables(g))
-        return expand_order(*s, parallel_nested_dissection(s->graph, host_thread_count(opts.ordering_threads),
-                                                           kMinDissectionPart, s->weight));
-      return parallel_nested_dissection(g, host_thread_count(opts.ordering_threads));
+      {
+        const int threads = host_thread_count(opts.ordering_threads);
+        // The top-level separators are METIS calls of their own, which do not compress the graph.
+        if (const auto s = find_supervariables(g))
+          return expand_order(*s, parallel_nested_dissection(s->graph, threads, kMinDissectionPart, s->weight));
+        return parallel_nested_dissection(g, threads);
+      }
     case Ordering::Natural: return identity(g.n);
     case Ordering::User: check_permutation(opts.user_perm, g.n, "analyze: user_perm"); return opts.user_perm;
   }
