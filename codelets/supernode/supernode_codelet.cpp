@@ -59,7 +59,7 @@ void insert_supernode_subtree(rt::TaskRuntime& rt, const rt::TaskOptions& opt, c
                               rt::HandleId rows, double flops) {
   rt::TaskSpec s = rt::make_task(supernode_subtree_kernel(), opt, flops);
   s.set_args(SubtreeArgs{t.loc, t.col_to_supernode, t.host_rows, t.gpu_fused_max_flops, t.gpu_batched_max_cols, 0,
-                         t.info, t.first, t.last});
+                         t.info, t.first, t.last, t.plan});
   s.data = {{t.values, rt::Access::ReadWrite}, {rows, rt::Access::Read}};
   rt.submit(std::move(s));
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kernels/supernode/supernode.hpp"
+#include "kernels/supernode/supernode_subtree_gpu.hpp"
 #include "runtime/task_runtime.hpp"
 
 namespace hetsparse::codelets {
@@ -32,6 +33,7 @@ struct SubtreeArgs {
   std::int32_t gpu_batched_max_cols, pad;
   int* info;
   std::int32_t first, last;
+  const kernels::SubtreeLevels* plan;  // prebuilt levels for the CUDA task, or null: planned there
 };
 
 // A target panel: its group handle (holding only it) and where it is.
@@ -73,7 +75,10 @@ struct SubtreeTask {
   std::int32_t first, last;
   const std::int32_t* host_rows;  // every row list, as registered in `rows` (last: aggregates stay valid)
   double gpu_fused_max_flops = 1e8;         // kernels::SubtreeLevels::fused_max_flops
-  std::int32_t gpu_batched_max_cols = 64;   // kernels::SubtreeLevels::batched_max_cols
+  std::int32_t gpu_batched_max_cols = 256;  // kernels::SubtreeLevels::batched_max_cols
+  // The CUDA task's level schedule built beforehand (with the two limits above in it), kept by the
+  // caller until the task is done; null: the task plans its levels itself.
+  const kernels::SubtreeLevels* plan = nullptr;
 };
 void insert_supernode_subtree(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const SubtreeTask& s,
                               rt::HandleId rows, double flops);

@@ -93,9 +93,13 @@ struct SubtreeTasks {
   static void cpu(void* b[], void* cl_arg) { subtree_cpu(b, cl_arg); }
   static void cuda(void* b[], void* cl_arg) {
     const auto a = rt::task_args<SubtreeArgs>(cl_arg);
-    kernels::SubtreeLevels plan = kernels::plan_subtree_levels(a.loc, a.host_rows, a.col_to_supernode, a.first, a.last);
-    plan.fused_max_flops = a.gpu_fused_max_flops;
-    plan.batched_max_cols = a.gpu_batched_max_cols;
+    kernels::SubtreeLevels own;
+    if (!a.plan) {
+      own = kernels::plan_subtree_levels(a.loc, a.host_rows, a.col_to_supernode, a.first, a.last);
+      own.fused_max_flops = a.gpu_fused_max_flops;
+      own.batched_max_cols = a.gpu_batched_max_cols;
+    }
+    const kernels::SubtreeLevels& plan = a.plan ? *a.plan : own;
     cusolverDnHandle_t sh = rt::cuda::local_cusolver();
     const std::size_t bytes = kernels::supernode_subtree_cuda_work_bytes(sh, a.loc, plan);
     kernels::supernode_subtree_cuda(rt::cuda::local_cublas(), sh, rt::cuda::local_stream(), a.loc, plan, a.first,

@@ -5,9 +5,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <map>
 
 #include "codelets/cuda_build.hpp"
+#include "codelets/supernode/supernode_codelet.hpp"
+#include "planners/subtree_plans.hpp"
 #include "sparse/generators.hpp"
 #include "tests/planners/supernodal_recording.hpp"
 
@@ -126,10 +129,20 @@ TEST(SupernodalPlanPlacement, WholeFactorOnTheGpuOnlyFor2dLikeFactors) {
   set.restrict_to = rt::Where::Cpu;
   EXPECT_FALSE(planners::gpu_takes_whole_factor(flat, set, 1));
   set = th;
-  set.gpu_subtree_only_min_flops = 2 * flat.flops;  // too little work: the CPU path
+  set.gpu_subtree_only_min_flops = 2 * flat.flops;  // under it, small factors go whole (3D too)...
+  set.gpu_whole_min_flops = flat.flops / 2;
+  EXPECT_EQ(planners::gpu_takes_whole_factor(flat, set, 1), codelets::kCudaBuild);
+  set.gpu_subtree_only_min_flops = 2 * cube.flops;
+  EXPECT_EQ(planners::gpu_takes_whole_factor(cube, set, 1), codelets::kCudaBuild);
+  EXPECT_FALSE(planners::gpu_takes_whole_factor(cube, set, 0));
+  set.gpu_whole_min_flops = 2 * cube.flops;  // ...from gpu_whole_min_flops on: below, the CPU path
+  EXPECT_FALSE(planners::gpu_takes_whole_factor(cube, set, 1));
+  set.gpu_whole_min_flops = -1;
   EXPECT_FALSE(planners::gpu_takes_whole_factor(flat, set, 1));
   // The layout limit: one group for one GPU, the caller's limit when the CPU path is taken.
-  if (codelets::kCudaBuild) EXPECT_TRUE(std::isinf(planners::gpu_factor_subtree_limit(flat, th, 1)));
+  if (codelets::kCudaBuild) {
+    EXPECT_TRUE(std::isinf(planners::gpu_factor_subtree_limit(flat, th, 1)));
+  }
   EXPECT_EQ(planners::gpu_factor_subtree_limit(cube, th, 1), th.subtree_max_flops);
   EXPECT_EQ(planners::gpu_factor_subtree_limit(flat, th, 0), th.subtree_max_flops);
 }
@@ -161,6 +174,54 @@ TEST(SupernodalPlanPlacement, WholeFactorSpreadsOverSeveralGpus) {
   }
   EXPECT_GE(gpu_subtrees, 4);  // at least one per GPU
   EXPECT_GT(tops, 0);
+}
+
+// Kept GPU subtree schedules: a GPU subtree task carries the caller's plan (the levels the task would
+// have planned, with the submission's limits), a CPU one none; a second submission reuses them.
+TEST(SupernodalPlanPlacement, GpuSubtreeTasksCarryTheKeptPlans) {
+  if (!codelets::kCudaBuild) GTEST_SKIP() << "no CUDA codelets in this build";
+  const Csr A = laplacian_2d(90, 70);
+  planners::SizeClassThresholds th = small_thresholds(3e5);
+  th.gpu_subtree_only_min_flops = 1e5;
+  th.gpu_subtree_fused_max_flops = 5e4;
+  th.gpu_subtree_batched_max_cols = 24;
+  RecordedFactor rec;
+  register_factor(rec, cholesky::analyze(triangle(A, Triangle::Lower)), th.subtree_max_flops, 1);
+  planners::SubtreePlans plans;
+  std::vector<const kernels::SubtreeLevels*> first;
+  for (int round = 0; round < 2; ++round) {
+    const std::size_t from = rec.r.tasks().size();
+    planners::submit_supernodal_cholesky(rec.r, rec.sym, rec.layout, *rec.data, th, nullptr, &plans);
+    ASSERT_EQ(plans.group.size(), std::size_t(rec.layout.num_groups()));
+    int gpu = 0, cpu = 0;
+    for (std::size_t i = from; i < rec.r.tasks().size(); ++i) {
+      const auto& t = rec.r.tasks()[i];
+      if (t.kernel != "sn_subtree") continue;
+      codelets::SubtreeArgs a;
+      ASSERT_EQ(t.spec.args.size(), sizeof(a));
+      std::memcpy(&a, t.spec.args.data(), sizeof(a));
+      const index_t g = rec.group_of_handle.at(t.spec.data.at(0).handle);
+      if (t.spec.where == rt::Where::Cpu) {
+        EXPECT_EQ(a.plan, nullptr);
+        ++cpu;
+        continue;
+      }
+      ++gpu;
+      ASSERT_NE(a.plan, nullptr);
+      EXPECT_EQ(a.plan, plans.group[g].get());
+      const auto fresh = kernels::plan_subtree_levels(rec.layout.loc.data(), rec.sym.rows.data(),
+                                                      rec.sym.col_to_supernode.data(), a.first, a.last);
+      EXPECT_EQ(a.plan->order, fresh.order);
+      EXPECT_EQ(a.plan->level_begin, fresh.level_begin);
+      EXPECT_EQ(a.plan->update_begin, fresh.update_begin);
+      EXPECT_EQ(a.plan->fused_max_flops, th.gpu_subtree_fused_max_flops);
+      EXPECT_EQ(a.plan->batched_max_cols, th.gpu_subtree_batched_max_cols);
+      if (round == 0) first.push_back(a.plan);
+      else EXPECT_NE(std::find(first.begin(), first.end(), a.plan), first.end());  // kept, not rebuilt
+    }
+    EXPECT_GT(gpu, 0);
+    EXPECT_GT(cpu, 0);
+  }
 }
 
 }  // namespace
