@@ -30,7 +30,7 @@ int main(int argc, char** argv) try {
   cli::add_matrix_input(p, "lap2d:1000");
   p.option("subtree-max-flops", "F", "subtree groups of the layout (default: one group, the whole factor)", "1e300")
       .option("fused-max-flops", "F", "updates under F go to the fused kernel", "1e8")
-      .option("batched-max-cols", "N", "panels of at most N columns go to the batched factor kernel", "64")
+      .option("batched-max-cols", "N", "panels of at most N columns go to the batched panel kernels", "256")
       .option("repeat", "N", "factorizations (the last is reported)", "2");
   if (!p.parse(argc - 1, argv + 1)) return 0;
   const cli::MatrixInput in = cli::load_matrix_input(p);

@@ -1,5 +1,5 @@
-// GPU subtree factorization, level by level (supernode_subtree_gpu.hpp): a batched right-looking
-// panel kernel for small panels, cuSOLVER/cuBLAS for large ones, a fused multi-target update kernel
+// GPU subtree factorization, level by level (supernode_subtree_gpu.hpp): batched block-column
+// panel kernels (supernode_subtree_panels.cuh) up to batched_max_cols, cuSOLVER/cuBLAS above, a fused multi-target update kernel
 // for small updates (supernode_subtree_device.cuh) and cuBLAS GEMM + scatter (supernode_update_cuda)
 // for large ones. The host drives the levels; job tables travel through pinned memory.
 #include <algorithm>
@@ -14,6 +14,7 @@
 #include "kernels/potrf/potrf.hpp"
 #include "kernels/supernode/supernode_subtree_device.cuh"
 #include "kernels/supernode/supernode_subtree_gpu.hpp"
+#include "kernels/supernode/supernode_subtree_panels.cuh"
 
 namespace hetsparse::kernels {
 namespace {
@@ -89,16 +90,19 @@ bool fused(const SubtreeLevels& p, const PanelLocation& d, const SubtreeLevels::
   return product_flops(d, u) < p.fused_max_flops;
 }
 
-// The work buffer: [factor jobs][targeted jobs][info ints][cuSOLVER work][one product C].
+int panel_steps(const PanelLocation& l) { return (l.ncols + kPanelCols - 1) / kPanelCols; }
+
+// The work buffer: [column jobs][trail jobs][targeted jobs][info ints][cuSOLVER work][one product C].
 struct Layout {
-  std::size_t factor_jobs = 0, targeted_jobs = 0, info = 0, solver = 0, product = 0, total = 0;
+  std::size_t column_jobs = 0, trail_jobs = 0, targeted_jobs = 0, info = 0, solver = 0, product = 0, total = 0;
   std::size_t solver_bytes = 0;
 };
 Layout layout_of(cusolverDnHandle_t solver, const PanelLocation* loc, const SubtreeLevels& plan) {
-  std::size_t nf = 0, nt = 0, solver_bytes = 0, product_doubles = 0;
+  std::size_t nc = 0, ntr = 0, nt = 0, solver_bytes = 0, product_doubles = 0;
   for (std::int32_t s : plan.order) {
     if (batched_factor(plan, loc[s])) {
-      ++nf;
+      nc += static_cast<std::size_t>(panel_steps(loc[s]));
+      ntr += static_cast<std::size_t>(std::max(0, panel_steps(loc[s]) - 1));
     } else {
       const PanelRef p{nullptr, nullptr, loc[s].nrows, loc[s].ncols, loc[s].first_col};
       const int bytes = potrf_cuda_workspace_size(solver, 'L', p.ncols, reinterpret_cast<double*>(8), p.nrows);
@@ -113,13 +117,45 @@ Layout layout_of(cusolverDnHandle_t solver, const PanelLocation* loc, const Subt
     }
   }
   Layout L;
-  L.targeted_jobs = aligned(nf * sizeof(FactorJob));
+  L.trail_jobs = aligned(nc * sizeof(ColumnJob));
+  L.targeted_jobs = L.trail_jobs + aligned(ntr * sizeof(TrailJob));
   L.info = L.targeted_jobs + aligned(nt * sizeof(TargetedJob));
   L.solver = L.info + aligned(plan.order.size() * sizeof(int));
   L.product = L.solver + aligned(solver_bytes);
   L.total = L.product + product_doubles * sizeof(double);
   L.solver_bytes = solver_bytes;
   return L;
+}
+
+// The batched panels' steps, level by level: level l's steps are [level_step[l], level_step[l + 1]),
+// step g has the column jobs [column_begin[g], column_begin[g + 1]) and the trail jobs
+// [trail_begin[g], trail_begin[g + 1]) (panels still wider than the columns done after it).
+struct PanelSteps {
+  std::vector<std::int32_t> level_step{0}, column_begin{0}, trail_begin{0};
+  std::vector<std::int32_t> row_blocks, trail_blocks;  // grids, filled as levels are staged
+};
+PanelSteps count_steps(const SubtreeLevels& plan, const PanelLocation* loc) {
+  PanelSteps st;
+  for (int l = 0; l < plan.levels(); ++l) {
+    int steps = 0;
+    for (std::int32_t k = plan.level_begin[l]; k < plan.level_begin[l + 1]; ++k)
+      if (batched_factor(plan, loc[plan.order[k]])) steps = std::max(steps, panel_steps(loc[plan.order[k]]));
+    for (int step = 0; step < steps; ++step) {
+      std::int32_t columns = 0, trails = 0;
+      for (std::int32_t k = plan.level_begin[l]; k < plan.level_begin[l + 1]; ++k) {
+        const PanelLocation& p = loc[plan.order[k]];
+        if (!batched_factor(plan, p)) continue;
+        columns += p.ncols > step * kPanelCols;
+        trails += p.ncols > (step + 1) * kPanelCols;
+      }
+      st.column_begin.push_back(st.column_begin.back() + columns);
+      st.trail_begin.push_back(st.trail_begin.back() + trails);
+    }
+    st.level_step.push_back(st.level_step.back() + steps);
+  }
+  st.row_blocks.assign(st.column_begin.size() - 1, 0);
+  st.trail_blocks.assign(st.trail_begin.size() - 1, 0);
+  return st;
 }
 
 }  // namespace
@@ -156,23 +192,26 @@ void supernode_subtree_cuda(cublasHandle_t blas, cusolverDnHandle_t solver, cuda
   // Job tables are built level by level into pinned host memory and copied asynchronously, so the
   // host builds level l + 1 while the GPU runs level l (pageable copies would wait for the stream).
   const int levels = plan.levels();
-  std::vector<std::int32_t> factor_begin(levels + 1, 0), targeted_begin(levels + 1, 0);
+  PanelSteps steps = count_steps(plan, loc);
+  std::vector<std::int32_t> targeted_begin(levels + 1, 0);
   for (int l = 0; l < levels; ++l) {
-    std::int32_t nf = 0, nt = 0;
-    for (std::int32_t k = plan.level_begin[l]; k < plan.level_begin[l + 1]; ++k) nf += batched_factor(plan, loc[plan.order[k]]);
+    std::int32_t nt = 0;
     for (std::int32_t k = plan.update_begin[l]; k < plan.update_begin[l + 1]; ++k) {
       const auto& u = plan.updates[k];
       nt += fused(plan, loc[u.d], u) && u.r1 > u.r0;
     }
-    factor_begin[l + 1] = factor_begin[l] + nf;
     targeted_begin[l + 1] = targeted_begin[l] + nt;
   }
-  const std::size_t staged_factors = aligned(factor_begin[levels] * sizeof(FactorJob));
+  // Pinned staging laid out as the device work: [column jobs][trail jobs][targeted jobs].
+  const std::size_t staged_trails = aligned(steps.column_begin.back() * sizeof(ColumnJob));
+  const std::size_t staged_targeted = staged_trails + aligned(steps.trail_begin.back() * sizeof(TrailJob));
   auto* const staging = static_cast<unsigned char*>(
-      pinned_staging(staged_factors + targeted_begin[levels] * sizeof(TargetedJob), routine));
-  FactorJob* const factors = reinterpret_cast<FactorJob*>(staging);
-  TargetedJob* const targeted = reinterpret_cast<TargetedJob*>(staging + staged_factors);
-  auto* const factor_table = reinterpret_cast<FactorJob*>(base + L.factor_jobs);
+      pinned_staging(staged_targeted + targeted_begin[levels] * sizeof(TargetedJob), routine));
+  ColumnJob* const columns = reinterpret_cast<ColumnJob*>(staging);
+  TrailJob* const trails = reinterpret_cast<TrailJob*>(staging + staged_trails);
+  TargetedJob* const targeted = reinterpret_cast<TargetedJob*>(staging + staged_targeted);
+  auto* const column_table = reinterpret_cast<ColumnJob*>(base + L.column_jobs);
+  auto* const trail_table = reinterpret_cast<TrailJob*>(base + L.trail_jobs);
   auto* const targeted_table = reinterpret_cast<TargetedJob*>(base + L.targeted_jobs);
   int* const info_device = reinterpret_cast<int*>(base + L.info);
   void* const solver_work = base + L.solver;
@@ -182,10 +221,26 @@ void supernode_subtree_cuda(cublasHandle_t blas, cusolverDnHandle_t solver, cuda
   PhaseClock clock(stream, timings != nullptr);
   // Builds level l's tables, copies them, returns the fused grid's blocks.
   auto stage_level = [&](int l) {
-    FactorJob* f = factors + factor_begin[l];
-    for (std::int32_t k = plan.level_begin[l]; k < plan.level_begin[l + 1]; ++k) {
-      const std::int32_t s = plan.order[k];
-      if (batched_factor(plan, loc[s])) *f++ = {panel(s).values, loc[s].nrows, loc[s].ncols, s - first, 0};
+    for (std::int32_t g = steps.level_step[l]; g < steps.level_step[l + 1]; ++g) {
+      const std::int32_t j0 = (g - steps.level_step[l]) * kPanelCols;
+      ColumnJob* c = columns + steps.column_begin[g];
+      TrailJob* t = trails + steps.trail_begin[g];
+      long long rows = 0, trail_blocks = 0;
+      for (std::int32_t k = plan.level_begin[l]; k < plan.level_begin[l + 1]; ++k) {
+        const std::int32_t s = plan.order[k];
+        const PanelLocation& p = loc[s];
+        if (!batched_factor(plan, p) || p.ncols <= j0) continue;
+        *c++ = {panel(s).values, p.nrows, p.ncols, j0, static_cast<std::int32_t>(rows), s - first, 0};
+        rows += row_blocks(p.nrows, p.ncols, j0);
+        if (p.ncols <= j0 + kPanelCols) continue;
+        const std::int32_t row_tiles = trail_tiles(p.nrows - j0 - kPanelCols);
+        *t++ = {panel(s).values, p.nrows, p.ncols, j0, static_cast<std::int32_t>(trail_blocks), row_tiles, 0};
+        trail_blocks += static_cast<long long>(row_tiles) * trail_tiles(p.ncols - j0 - kPanelCols);
+      }
+      if (rows > INT_MAX || trail_blocks > INT_MAX)
+        throw InvalidArgument(std::string(routine) + ": a level's panel grid exceeds a grid");
+      steps.row_blocks[g] = static_cast<std::int32_t>(rows);
+      steps.trail_blocks[g] = static_cast<std::int32_t>(trail_blocks);
     }
     TargetedJob* t = targeted + targeted_begin[l];
     long long blocks = 0;
@@ -201,9 +256,15 @@ void supernode_subtree_cuda(cublasHandle_t blas, cusolverDnHandle_t solver, cuda
       *t++ = j;
     }
     clock.begin(&tm.upload_ms);
-    if (const int n = factor_begin[l + 1] - factor_begin[l]; n > 0)
-      check_cuda(cudaMemcpyAsync(factor_table + factor_begin[l], factors + factor_begin[l], n * sizeof(FactorJob),
-                                 cudaMemcpyHostToDevice, stream), "factor jobs upload in supernode_subtree_cuda");
+    const std::int32_t g0 = steps.level_step[l], g1 = steps.level_step[l + 1];
+    if (const int n = steps.column_begin[g1] - steps.column_begin[g0]; n > 0)
+      check_cuda(cudaMemcpyAsync(column_table + steps.column_begin[g0], columns + steps.column_begin[g0],
+                                 n * sizeof(ColumnJob), cudaMemcpyHostToDevice, stream),
+                 "panel jobs upload in supernode_subtree_cuda");
+    if (const int n = steps.trail_begin[g1] - steps.trail_begin[g0]; n > 0)
+      check_cuda(cudaMemcpyAsync(trail_table + steps.trail_begin[g0], trails + steps.trail_begin[g0],
+                                 n * sizeof(TrailJob), cudaMemcpyHostToDevice, stream),
+                 "trailing jobs upload in supernode_subtree_cuda");
     if (const int n = targeted_begin[l + 1] - targeted_begin[l]; n > 0)
       check_cuda(cudaMemcpyAsync(targeted_table + targeted_begin[l], targeted + targeted_begin[l],
                                  n * sizeof(TargetedJob), cudaMemcpyHostToDevice, stream),
@@ -213,11 +274,24 @@ void supernode_subtree_cuda(cublasHandle_t blas, cusolverDnHandle_t solver, cuda
   };
   for (int l = 0; l < levels; ++l) {
     const int fused_blocks = stage_level(l);
-    if (const int n = factor_begin[l + 1] - factor_begin[l]; n > 0) {
+    if (steps.level_step[l + 1] > steps.level_step[l]) {
       clock.begin(&tm.batched_factor_ms);
-      tm.batched_factors += n;
-      factor_small<<<n, kFactorThreads, 0, stream>>>(factor_table + factor_begin[l], info_device);
-      check_cuda(cudaGetLastError(), "factor_small launch in supernode_subtree_cuda");
+      tm.batched_factors += steps.column_begin[steps.level_step[l] + 1] - steps.column_begin[steps.level_step[l]];
+      for (std::int32_t g = steps.level_step[l]; g < steps.level_step[l + 1]; ++g) {
+        const int n = steps.column_begin[g + 1] - steps.column_begin[g];
+        factor_diagonal<<<(n + kDiagonalWarps - 1) / kDiagonalWarps, 32 * kDiagonalWarps, 0, stream>>>(
+            column_table + steps.column_begin[g], n, info_device);
+        check_cuda(cudaGetLastError(), "factor_diagonal launch in supernode_subtree_cuda");
+        if (steps.row_blocks[g] > 0) {
+          solve_rows<<<steps.row_blocks[g], kRowThreads, 0, stream>>>(column_table + steps.column_begin[g], n);
+          check_cuda(cudaGetLastError(), "solve_rows launch in supernode_subtree_cuda");
+        }
+        if (const int t = steps.trail_begin[g + 1] - steps.trail_begin[g]; t > 0) {
+          trailing_update<<<steps.trail_blocks[g], dim3(kTrailSide, kTrailSide), 0, stream>>>(
+              trail_table + steps.trail_begin[g], t);
+          check_cuda(cudaGetLastError(), "trailing_update launch in supernode_subtree_cuda");
+        }
+      }
       clock.end();
     }
     bool timed = false;

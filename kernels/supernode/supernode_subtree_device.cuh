@@ -1,6 +1,6 @@
 // Device side of the GPU subtree factorization (internal to kernels/supernode, included by
-// supernode_subtree_cuda.cu only): the job records, the batched small-panel factor kernel and the
-// fused multi-target update kernel.
+// supernode_subtree_cuda.cu only): the fused multi-target update kernel and its job record (the
+// panel kernels are in supernode_subtree_panels.cuh).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -10,10 +10,6 @@
 
 namespace hetsparse::kernels::subtree_detail {
 
-struct FactorJob {
-  double* a;
-  std::int32_t nrows, ncols, info_index, pad;
-};
 // A small update with its own target: C = A A_top^T (m x k, inner n), tiles subtracted from t.
 struct TargetedJob {
   const double* a;
@@ -22,40 +18,7 @@ struct TargetedJob {
   std::int32_t ld, m, k, n, first_block, row_tiles;
 };
 
-constexpr int kFactorThreads = 256;
 constexpr int kTile = 32, kGroups = 8, kPerThread = kTile / kGroups, kChunk = 16;
-
-// One block per panel: for each column, pivot, scale the column below it, rank-1 update of the
-// columns to its right (lower part only). Column-major with ld = nrows, so consecutive threads walk
-// down a column. info: 0 or the first column whose pivot was <= 0 or NaN.
-__global__ void __launch_bounds__(kFactorThreads) factor_small(const FactorJob* __restrict__ jobs, int* info) {
-  const FactorJob job = jobs[blockIdx.x];
-  double* const a = job.a;
-  const int n = job.nrows;
-  __shared__ double pivot;
-  int failed = 0;
-  for (int j = 0; j < job.ncols; ++j) {
-    if (threadIdx.x == 0) {
-      const double d = a[j + static_cast<std::size_t>(j) * n];
-      if (!(d > 0.0) && failed == 0) failed = j + 1;
-      pivot = sqrt(d);  // NaN past a failure: the panel is then unspecified, as documented
-      a[j + static_cast<std::size_t>(j) * n] = pivot;
-    }
-    __syncthreads();
-    const double inv = 1.0 / pivot;
-    double* const col = a + static_cast<std::size_t>(j) * n;
-    for (int i = j + 1 + static_cast<int>(threadIdx.x); i < n; i += kFactorThreads) col[i] *= inv;
-    __syncthreads();
-    const int rows = n - j - 1, cols = job.ncols - j - 1;
-    for (int idx = static_cast<int>(threadIdx.x); idx < rows * cols; idx += kFactorThreads) {
-      const int c = j + 1 + idx / rows;
-      const int i = j + 1 + idx % rows;
-      if (i >= c) a[i + static_cast<std::size_t>(c) * n] -= col[i] * col[c];
-    }
-    __syncthreads();
-  }
-  if (threadIdx.x == 0) info[job.info_index] = failed;
-}
 
 // As supernode_update_fused_cuda.cu's kernel, with a target per job.
 __global__ void __launch_bounds__(kTile * kGroups) targeted_updates(const TargetedJob* __restrict__ jobs, int count) {

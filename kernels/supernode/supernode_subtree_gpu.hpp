@@ -1,10 +1,10 @@
 // Whole subtrees of the supernodal elimination tree factored on the GPU in one call, level by level:
 // a leaf subtree of a 2D problem holds hundreds of small supernodes, and one task (or even one
 // cuBLAS call) per supernode or per update costs more than its arithmetic. Supernodes are put on
-// levels (a supernode sits one level above the highest supernode that updates it); per level, one
-// kernel factors every small panel (a block each), cuSOLVER + cuBLAS the large ones, then one fused
-// kernel applies every small update of the level to its targets (atomics: targets receive several)
-// and cuBLAS GEMM + scatter the large ones. Same contract as supernode_subtree_cpu (the serial
+// levels (a supernode sits one level above the highest supernode that updates it); per level, three
+// launches a block column factor every panel up to batched_max_cols, cuSOLVER + cuBLAS the larger,
+// then one fused kernel applies every small update of the level to its targets (atomics: targets
+// receive several) and cuBLAS GEMM + scatter the large ones. Same contract as supernode_subtree_cpu (the serial
 // reference): every update into [first, last) comes from inside it; updates leaving it are left.
 #pragma once
 #include <cstddef>
@@ -24,10 +24,10 @@ struct SubtreeLevels {
   std::vector<std::int32_t> level_begin;   // level l: order[level_begin[l] .. level_begin[l + 1])
   std::vector<Update> updates;             // by level of their source d, in `order`'s order
   std::vector<std::int32_t> update_begin;  // level l: updates[update_begin[l] .. update_begin[l + 1])
-  // Panels of at most batched_max_cols columns are factored by the batched kernel (one block each),
-  // larger ones by cuSOLVER potrf + cuBLAS trsm; updates under fused_max_flops go to the fused
+  // Panels of at most batched_max_cols columns are factored by the batched panel kernels (all of a
+  // level together, a block column at a time), larger ones by cuSOLVER potrf + cuBLAS trsm; updates under fused_max_flops go to the fused
   // kernel (all of a level in one launch), larger ones to cuBLAS GEMM + scatter, one at a time.
-  std::int32_t batched_max_cols = 64;
+  std::int32_t batched_max_cols = 256;
   double fused_max_flops = 1e8;
   int levels() const { return static_cast<int>(level_begin.size()) - 1; }
 };

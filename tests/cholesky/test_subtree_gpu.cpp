@@ -68,18 +68,28 @@ void check(F status, const char* what) {
 }
 
 // Factors [first, last) of p with the CPU reference and on the GPU; returns the largest difference
-// relative to the largest entry.
+// relative to the largest entry. `negate`: a supernode and a column of it whose assembled pivot is
+// made negative, so that both report a failure there: then the reports are compared up to the
+// reference's stop, and 0 is returned.
+struct Pivot {
+  std::int32_t supernode = -1, column = 0;
+};
 double gpu_against_reference(const Problem& p, std::int32_t first, std::int32_t last, std::int32_t batched_max_cols = 64,
-                             double fused_max_flops = 1e8) {
-  const std::vector<double> all = p.assembled();
+                             double fused_max_flops = 1e8, Pivot negate = {}) {
+  std::vector<double> all = p.assembled();
+  if (negate.supernode >= 0) {
+    const auto& l = p.loc[negate.supernode];
+    all[std::size_t(l.value_offset) + std::size_t(negate.column) * (l.nrows + 1)] = -1e6;
+  }
   const std::int64_t begin = p.loc[first].value_offset;
   const std::int64_t end = p.loc[last - 1].value_offset + std::int64_t(p.loc[last - 1].nrows) * p.loc[last - 1].ncols;
   std::vector<double> ref(all.begin() + begin, all.begin() + end), gpu_out(ref.size());
   std::vector<int> info_ref(last - first, -7), info_gpu(last - first, -7);
   std::vector<double> work(kernels::supernode_subtree_work_doubles(p.loc.data(), first, last) + 1);
-  EXPECT_EQ(kernels::supernode_subtree_cpu(p.loc.data(), p.sym.rows.data(), p.sym.col_to_supernode.data(), first, last,
-                                           ref.data(), info_ref.data(), work.data()),
-            last - first);
+  const std::int32_t done = kernels::supernode_subtree_cpu(p.loc.data(), p.sym.rows.data(),
+                                                          p.sym.col_to_supernode.data(), first, last, ref.data(),
+                                                          info_ref.data(), work.data());
+  EXPECT_EQ(done, negate.supernode >= 0 ? negate.supernode - first + 1 : last - first);
   cudaStream_t stream;
   cublasHandle_t blas;
   cusolverDnHandle_t solver;
@@ -108,6 +118,13 @@ double gpu_against_reference(const Problem& p, std::int32_t first, std::int32_t 
   cublasDestroy(blas);
   cusolverDnDestroy(solver);
   cudaStreamDestroy(stream);
+  if (negate.supernode >= 0) {
+    // The reference stops at the failure; the GPU goes on past it, its later reports unspecified
+    // (the failing supernode's ancestors, all after it in postorder).
+    for (std::int32_t s = first; s <= negate.supernode; ++s) EXPECT_EQ(info_gpu[s - first], info_ref[s - first]) << s;
+    EXPECT_EQ(info_ref[negate.supernode - first], negate.column + 1);
+    return 0;
+  }
   EXPECT_EQ(info_gpu, info_ref);
   double diff = 0, scale = 0;
   // Compare the lower part of every panel only (the strict upper triangle is never written).
@@ -138,6 +155,21 @@ TEST(SubtreeGpu, WholeForestMatchesTheCpuReference) {
     // Every panel and update through cuSOLVER / cuBLAS; then every one through the batched kernels.
     EXPECT_LE(gpu_against_reference(p, 0, ns, 0, 0.0), 1e-12) << A.rows;
     EXPECT_LE(gpu_against_reference(p, 0, ns, 1 << 20, 1e300), 1e-12) << A.rows;
+  }
+}
+
+// A non-positive pivot deep in a wide panel (past its first block column) is reported at the same
+// column as the reference, through the batched panel kernels and through cuSOLVER.
+TEST(SubtreeGpu, FailedPivotReportedAtTheReferenceColumn) {
+  if (!have_gpu()) GTEST_SKIP() << "no GPU";
+  const Problem p(laplacian_3d(16, 15, 14));
+  std::int32_t wide = -1;
+  for (index_t s = 0; s < p.sym.num_supernodes(); ++s)
+    if (p.loc[s].ncols > 150) wide = s;
+  ASSERT_GE(wide, 0);
+  for (std::int32_t column : {3, 70, 140}) {
+    gpu_against_reference(p, 0, p.sym.num_supernodes(), 1 << 20, 1e8, {wide, column});
+    gpu_against_reference(p, 0, p.sym.num_supernodes(), 64, 1e8, {wide, column});
   }
 }
 
