@@ -5,9 +5,13 @@
 
 namespace hetsparse::bench {
 
-LeafSubtrees::LeafSubtrees(const Csr& lower, double subtree_max_flops)
-    : sym(cholesky::analyze(lower)), lay(planners::plan_factor_layout(sym, subtree_max_flops)), L(sym) {
-  cholesky::assemble(lower, cholesky::build_assembly_map(lower, cholesky::InputTriangle::Lower, sym), L);
+LeafSubtrees::LeafSubtrees(const Csr& lower_triangle, double subtree_max_flops)
+    : lower(lower_triangle),
+      sym(cholesky::analyze(lower)),
+      lay(planners::plan_factor_layout(sym, subtree_max_flops)),
+      L(sym),
+      map(cholesky::build_assembly_map(lower, cholesky::InputTriangle::Lower, sym)) {
+  reassemble();
   const auto by_target = planners::updates_by_target(sym);
   for (index_t g = 0; g < lay.num_groups(); ++g) {
     if (!lay.subtree[g]) continue;
@@ -18,6 +22,8 @@ LeafSubtrees::LeafSubtrees(const Csr& lower, double subtree_max_flops)
     }
   }
 }
+
+void LeafSubtrees::reassemble() { cholesky::assemble(lower, map, L); }
 
 long bench_threads(long requested) {
   return requested > 0 ? requested : static_cast<long>(std::thread::hardware_concurrency());

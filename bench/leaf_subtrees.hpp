@@ -18,9 +18,12 @@ struct LeafSubtrees {
   // The lower triangle of a symmetric matrix analysed, laid out with this subtree limit (< 0:
   // automatic), assembled.
   LeafSubtrees(const Csr& lower, double subtree_max_flops);
+  void reassemble();  // L from A again, for a repeated factorization
+  Csr lower;
   cholesky::SymbolicFactor sym;
   planners::FactorLayout lay;
   cholesky::PanelStorage L;
+  cholesky::AssemblyMap map;
   std::vector<index_t> groups;  // the subtree groups
   double flops = 0;             // their members' factorizations and the updates into them (all from inside)
 };

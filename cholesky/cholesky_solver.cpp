@@ -12,6 +12,7 @@
 #include "cholesky/numeric/grouped_assembly.hpp"
 #include "cholesky/numeric/panel_storage.hpp"
 #include "codelets/supernode/supernode_solve_codelet.hpp"
+#include "planners/subtree_plans.hpp"
 #include "planners/supernodal_solve.hpp"
 #include "sparse/host_threads.hpp"
 #include "symbolic/analysis.hpp"
@@ -47,7 +48,8 @@ bool same_layout_thresholds(const planners::SizeClassThresholds& a, const planne
          a.gpu_only_min_flops == b.gpu_only_min_flops && a.restrict_to == b.restrict_to &&
          a.gpu_subtree_only_min_flops == b.gpu_subtree_only_min_flops &&
          a.gpu_subtree_min_flops == b.gpu_subtree_min_flops &&
-         a.gpu_whole_max_flops_per_entry == b.gpu_whole_max_flops_per_entry;
+         a.gpu_whole_max_flops_per_entry == b.gpu_whole_max_flops_per_entry &&
+         a.gpu_whole_min_flops == b.gpu_whole_min_flops;
 }
 
 // Whether group g's tasks may run off the CPUs (its entries go to the part a GPU may read).
@@ -56,6 +58,25 @@ bool device_group(const planners::FactorLayout&, const std::vector<rt::Where>& h
 }
 
 }  // namespace
+
+// A's grouped entries as four read-only handles (device part, CPU part; values, positions),
+// registered once per layout, the device part pinned: its positions stay on the GPU between
+// factorizations, and each factorization's new values invalidate only the values' GPU copy.
+struct EntryHandles {
+  double dummy_value = 0;  // what an empty part registers
+  std::int64_t dummy_position = 0;
+  rt::DataHandle dv, dp, cv, cp;
+  EntryHandles(rt::TaskRuntime& rt, GroupedAssembly& ga) {
+    const std::size_t nd = static_cast<std::size_t>(ga.device_entries), total = ga.values.size();
+    auto part = [&](void* p, void* dummy, std::size_t n, std::size_t elem, bool pin) {
+      return rt::DataHandle(rt, rt.register_vector({n ? p : dummy, std::max<std::size_t>(n, 1), elem, -1, pin && n}));
+    };
+    dv = part(ga.values.data(), &dummy_value, nd, sizeof(double), true);
+    dp = part(ga.pos.data(), &dummy_position, nd, sizeof(std::int64_t), true);
+    cv = part(ga.values.data() + nd, &dummy_value, total - nd, sizeof(double), false);
+    cp = part(ga.pos.data() + nd, &dummy_position, total - nd, sizeof(std::int64_t), false);
+  }
+};
 
 CholeskySolver::CholeskySolver(rt::TaskRuntime& runtime) : rt_(runtime) {}
 CholeskySolver::~CholeskySolver() {
@@ -68,6 +89,7 @@ CholeskySolver::~CholeskySolver() {
 
 void CholeskySolver::release_panels() {
   solve_.reset();  // noexcept  // handles on the plan and the permutation
+  entries_.reset();  // before grouped_, whose arrays they hold
   reg_.reset();    // discards the panels' handles (waits for their tasks) before L goes
   L_.reset();
 }
@@ -104,11 +126,13 @@ void CholeskySolver::set_up_layout(const FactorizeOptions& opts) {
   if (layout_ && reg_ && same_layout_thresholds(opts.thresholds, layout_thresholds_)) return;
   solve_.reset();
   reg_.reset();
+  entries_.reset();
   // A 2D-like factor goes to the GPUs whole: one subtree group per GPU share or one in all
   // (planners::gpu_factor_subtree_limit).
   const double subtree_max = planners::gpu_factor_subtree_limit(sym, opts.thresholds, rt_.cuda_devices());
   layout_ = std::make_unique<planners::FactorLayout>(planners::plan_factor_layout(sym, subtree_max));
   layout_thresholds_ = opts.thresholds;
+  subtree_plans_ = std::make_unique<planners::SubtreePlans>();
   if (!work_) work_ = std::make_unique<planners::SymbolicWork>(planners::symbolic_work(sym));
   homes_ = planners::panel_homes(rt_, sym, *layout_, opts.thresholds, work_.get());
   info_.assign(static_cast<std::size_t>(sym.num_supernodes()), 0);
@@ -120,6 +144,7 @@ void CholeskySolver::set_up_layout(const FactorizeOptions& opts) {
   for (index_t g = 0; g < layout_->num_groups(); ++g) device[g] = device_group(*layout_, homes_, g);
   rt::PausedWorkers paused(rt_);  // host-only work
   grouped_ = std::make_unique<GroupedAssembly>(group_entries(*map_, *layout_, device));
+  entries_ = std::make_unique<EntryHandles>(rt_, *grouped_);
 }
 
 const FactorizeReport& CholeskySolver::factorize(const Csr& A, const FactorizeOptions& opts) {
@@ -141,6 +166,9 @@ const FactorizeReport& CholeskySolver::factorize(const Csr& A, const FactorizeOp
   const auto ta = std::chrono::steady_clock::now();
   begin_phase(opts.progress, "assembly");
   {
+    // Written on the host: StarPU drops the GPU's copy of the values (not of the positions).
+    rt::HostAccess device_values(rt_, entries_->dv.id(), rt::Access::Write);
+    rt::HostAccess cpu_values(rt_, entries_->cv.id(), rt::Access::Write);
     rt::PausedWorkers paused(rt_);
     parallel_chunks(ga.src.size(), std::size_t(1) << 20, [&](std::size_t b, std::size_t e) {
       for (std::size_t i = b; i < e; ++i) ga.values[i] = A.values[static_cast<std::size_t>(ga.src[i])];
@@ -155,17 +183,7 @@ const FactorizeReport& CholeskySolver::factorize(const Csr& A, const FactorizeOp
   {
     auto t = std::chrono::steady_clock::now();
     begin_phase(opts.progress, "task submission");
-    // The entries as two read-only handles: the device part, the CPU part.
-    const std::size_t nd = static_cast<std::size_t>(ga.device_entries), total = ga.values.size();
-    auto reg_part = [&](void* p, std::size_t n, std::size_t elem) {
-      return rt_.register_vector({p, std::max<std::size_t>(n, 1), elem, -1, false});
-    };
-    double dummy_v = 0;
-    std::int64_t dummy_p = 0;
-    rt::DataHandle dv(rt_, reg_part(nd ? ga.values.data() : &dummy_v, nd, sizeof(double)));
-    rt::DataHandle dp(rt_, reg_part(nd ? ga.pos.data() : &dummy_p, nd, sizeof(std::int64_t)));
-    rt::DataHandle cv(rt_, reg_part(total > nd ? ga.values.data() + nd : &dummy_v, total - nd, sizeof(double)));
-    rt::DataHandle cp(rt_, reg_part(total > nd ? ga.pos.data() + nd : &dummy_p, total - nd, sizeof(std::int64_t)));
+    const EntryHandles& e = *entries_;
     const int hi = rt_.max_priority();
     for (index_t g = 0; g < layout.num_groups(); ++g) {
       const bool dev = device_group(layout, homes_, g);
@@ -180,9 +198,10 @@ const FactorizeReport& CholeskySolver::factorize(const Csr& A, const FactorizeOp
       const std::int64_t base = dev ? 0 : ga.device_entries;
       codelets::insert_supernode_assemble(
           rt_, {"assemble_" + std::to_string(g), hi, dev ? homes_[g] : rt::Where::Cpu}, reg_->group[g],
-          dev ? dv.id() : cv.id(), dev ? dp.id() : cp.id(), {count, ga.begin[g] - base, ga.end[g] - ga.begin[g]});
+          dev ? e.dv.id() : e.cv.id(), dev ? e.dp.id() : e.cp.id(), {count, ga.begin[g] - base, ga.end[g] - ga.begin[g]});
     }
-    report_.plan = planners::submit_supernodal_cholesky(rt_, sym, layout, *reg_, opts.thresholds, work_.get());
+    report_.plan = planners::submit_supernodal_cholesky(rt_, sym, layout, *reg_, opts.thresholds, work_.get(),
+                                                       subtree_plans_.get());
     report_.plan.tasks += layout.num_groups();
     for (index_t g = 0; g < layout.num_groups(); ++g)
       if (reg_->info[g] && homes_[g] != rt::Where::Cpu) rt_.write_back_when_done(reg_->info[g]);
@@ -198,7 +217,7 @@ const FactorizeReport& CholeskySolver::factorize(const Csr& A, const FactorizeOp
       if (reg_->info[g]) rt::HostAccess read(rt_, reg_->info[g], rt::Access::Read);  // info_ up to date
     report_.unregister_s = seconds_since(t);
     if (opts.progress) opts.progress->end();
-  }  // the entries' handles go (read-only: nothing to bring home)
+  }
   report_.factorize_s = seconds_since(t1);
   report_.total_s = seconds_since(t0);
   report_.flops = sym.flops_amalgamated;

@@ -16,6 +16,7 @@ namespace hetsparse::cholesky {
 
 struct PanelStorage;
 struct AssemblyMap;
+struct EntryHandles;
 struct GroupedAssembly;
 struct SolveState;
 
@@ -102,9 +103,11 @@ class CholeskySolver {
   std::unique_ptr<PanelStorage> L_;
   std::unique_ptr<AssemblyMap> map_;
   std::unique_ptr<planners::SymbolicWork> work_;     // per analysis: work, critical paths, update lists
+  std::unique_ptr<planners::SubtreePlans> subtree_plans_;  // per layout: the GPU subtrees' schedules
   std::unique_ptr<planners::FactorLayout> layout_;  // for the subtree threshold in layout_->subtree_max_flops
   std::vector<rt::Where> homes_;                      // per group (planners::panel_homes)
   std::unique_ptr<GroupedAssembly> grouped_;          // A's entries by group, for the assembly tasks
+  std::unique_ptr<EntryHandles> entries_;             // grouped_'s arrays registered (per layout)
   std::vector<int> info_;                             // per supernode: the factor tasks' status
   // The panels stay registered after factorize(): the solves read them where the tasks left them.
   std::unique_ptr<planners::RegisteredFactor> reg_;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "hetsparse/error.hpp"
+#include "planners/subtree_plans.hpp"
 
 namespace hetsparse::planners {
 
@@ -96,9 +97,11 @@ std::vector<rt::Where> homes_from_work(const rt::TaskRuntime& rt, const cholesky
       if (!gpu || !subtree_gpu) continue;
       double flops = 0;
       for (index_t t = layout.group_begin[g]; t < layout.group_begin[g + 1]; ++t) flops += work[t];
+      // The whole factor as one group (gpu_takes_whole_factor's small factors) goes there too.
+      const bool whole = layout.num_groups() == 1 && th.gpu_whole_min_flops >= 0 && flops >= th.gpu_whole_min_flops;
       if (th.restrict_to == rt::Where::Cuda && th.gpu_subtree_min_flops >= 0 && flops >= th.gpu_subtree_min_flops)
         home[g] = rt::Where::Cuda;
-      else if (th.restrict_to == rt::Where::Any && flops >= th.gpu_subtree_only_min_flops)
+      else if (th.restrict_to == rt::Where::Any && (flops >= th.gpu_subtree_only_min_flops || whole))
         home[g] = rt::Where::Cuda;
       else if (th.restrict_to == rt::Where::Any && th.gpu_subtree_min_flops >= 0 && flops >= th.gpu_subtree_min_flops)
         home[g] = rt::Where::Any;
@@ -162,7 +165,8 @@ std::vector<rt::Where> panel_homes(const rt::TaskRuntime& rt, const cholesky::Sy
 bool gpu_takes_whole_factor(const cholesky::SymbolicFactor& sym, const SizeClassThresholds& th, int gpus) {
   const bool gpu = gpus > 0 && codelets::supernode_subtree_kernel().devices.has(rt::Device::Cuda);
   if (!gpu || th.restrict_to == rt::Where::Cpu || th.subtree_max_flops >= 0 || sym.nnz_L_exact <= 0) return false;
-  return sym.flops >= th.gpu_subtree_only_min_flops && sym.flops < th.gpu_whole_max_flops_per_entry * double(sym.nnz_L_exact);
+  if (sym.flops < th.gpu_subtree_only_min_flops) return th.gpu_whole_min_flops >= 0 && sym.flops >= th.gpu_whole_min_flops;
+  return sym.flops < th.gpu_whole_max_flops_per_entry * double(sym.nnz_L_exact);
 }
 
 double gpu_factor_subtree_limit(const cholesky::SymbolicFactor& sym, const SizeClassThresholds& th, int gpus) {
@@ -177,7 +181,8 @@ double gpu_factor_subtree_limit(const cholesky::SymbolicFactor& sym, const SizeC
 
 UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::SymbolicFactor& sym,
                                            const FactorLayout& layout, const RegisteredFactor& data,
-                                           const SizeClassThresholds& th, SymbolicWork* kept) {
+                                           const SizeClassThresholds& th, SymbolicWork* kept,
+                                           SubtreePlans* plans) {
   const index_t ns = sym.num_supernodes();
   if (layout.loc.size() != std::size_t(ns) || data.group.size() != std::size_t(layout.num_groups()))
     throw InvalidArgument("supernodal Cholesky: the layout and its handles do not match the symbolic factor");
@@ -198,6 +203,7 @@ UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::
   // (dmdas), and so did lo + (hi - lo) before the sum came back into [lo, hi] (UBSan).
   auto priority = [&](index_t s) { return static_cast<int>(double(lo) + (double(hi) - double(lo)) * crit[s] / top); };
   const auto home = homes_from_work(rt, sym, layout, work, th);
+  if (plans) plan_gpu_subtrees(*plans, sym, layout, home, th.gpu_subtree_fused_max_flops, th.gpu_subtree_batched_max_cols);
 
   UpdatePlanStats st;
   st.groups = layout.num_groups();
@@ -219,7 +225,8 @@ UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::
       const rt::Where sub = home[g];  // see homes_from_work
       const codelets::SubtreeTask task{data.group[g], layout.loc.data(), sym.col_to_supernode.data(),
                                        data.host_info, first, end, sym.rows.data(), th.gpu_subtree_fused_max_flops,
-                                       th.gpu_subtree_batched_max_cols};
+                                       th.gpu_subtree_batched_max_cols,
+                                       plans ? plans->group[g].get() : nullptr};
       codelets::insert_supernode_subtree(rt, {name, priority(end - 1), sub, flops}, task, data.rows, flops);
       if (sub != rt::Where::Cpu) ++st.gpu_eligible_tasks;
       ++st.tasks;

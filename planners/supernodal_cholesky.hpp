@@ -18,6 +18,8 @@
 
 namespace hetsparse::planners {
 
+struct SubtreePlans;  // planners/subtree_plans.hpp
+
 // Placement: every task of a top target t runs where t's panel lives (its "home"), chosen from t's
 // whole work (factorization + every update into it), so panels do not shuttle between host and
 // device memory mid-factorization (a 100^3 trace moved 12 GB each way for 6 GB of top panels when
@@ -46,10 +48,15 @@ struct SizeClassThresholds {
   // subtree task: StarPU's task per medium front, and the CPUs' share, cost more than copying L both
   // ways. Work below gpu_subtree_only_min_flops stays with the CPU path. 0: never.
   double gpu_whole_max_flops_per_entry = 1500;
+  // Below gpu_subtree_only_min_flops, factors of at least this much work go to a GPU whole too,
+  // whatever their work per entry: there the CPU path is a few StarPU tasks over small fronts, whose
+  // overheads cost 2-7x cuDSS on the shared SPD matrices, and the GPU's level-batched kernels take
+  // them in a few launches per level (< 0: never).
+  double gpu_whole_min_flops = 1.5e6;
   // The GPU subtree kernel's limits (kernels::SubtreeLevels): updates under this go to its fused
   // kernel, panels of at most this many columns to its batched factor kernel.
   double gpu_subtree_fused_max_flops = 1e8;
-  std::int32_t gpu_subtree_batched_max_cols = 64;
+  std::int32_t gpu_subtree_batched_max_cols = 256;
   rt::Where restrict_to = rt::Where::Any;  // Cpu or Cuda: every task that has the choice goes there
 };
 
@@ -88,7 +95,8 @@ struct SymbolicWork {
 SymbolicWork symbolic_work(const cholesky::SymbolicFactor& sym);
 void add_update_lists(const cholesky::SymbolicFactor& sym, SymbolicWork& w);  // no-op when done
 
-// Whether the whole factor should be one GPU subtree task (see gpu_whole_max_flops_per_entry).
+// Whether the whole factor should be one GPU subtree task (see gpu_whole_max_flops_per_entry and
+// gpu_whole_min_flops).
 bool gpu_takes_whole_factor(const cholesky::SymbolicFactor& sym, const SizeClassThresholds& th, int gpus);
 // The subtree limit for plan_factor_layout that does it: infinite (one group) with one GPU, however
 // many CUDA workers drive it (TaskRuntime::cuda_devices); with several GPUs, a quarter of each one's
@@ -98,10 +106,12 @@ bool gpu_takes_whole_factor(const cholesky::SymbolicFactor& sym, const SizeClass
 double gpu_factor_subtree_limit(const cholesky::SymbolicFactor& sym, const SizeClassThresholds& th, int gpus);
 
 // `work`: symbolic_work(sym) kept by the caller (its update lists are added when the layout needs
-// them); nullptr: computed for this call.
+// them); nullptr: computed for this call. `plans`: the GPU subtree schedules kept by the caller for
+// this layout (planned here where missing); nullptr: each GPU subtree task plans its own.
 UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::SymbolicFactor& sym,
                                            const FactorLayout& layout, const RegisteredFactor& data,
-                                           const SizeClassThresholds& th = {}, SymbolicWork* work = nullptr);
+                                           const SizeClassThresholds& th = {}, SymbolicWork* work = nullptr,
+                                           SubtreePlans* plans = nullptr);
 
 // Where each group's panels live (FactorLayout groups): Cpu for leaf subtrees and targets whose work
 // is under gpu_min_task_flops, Cuda from gpu_only_min_flops on when CUDA workers can run the panel

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "cholesky/cholesky_solver.hpp"
 #include "reference/sparse_reference.hpp"
@@ -46,6 +47,7 @@ TEST_P(CholeskyGpu, MixedCpuGpu) {
   if (r.cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
   planners::SizeClassThresholds th;
   th.gpu_min_task_flops = 1e6;
+  th.gpu_whole_min_flops = -1;  // a factor this small would go to the GPU whole
   EXPECT_LE(solve_error(r, laplacian_3d(30, 30, 30), th), 1e-14);
 }
 
@@ -96,6 +98,37 @@ TEST_P(CholeskyGpu, SolveWhereThePanelsLive) {
     // The host copy of the factor comes back on request.
     EXPECT_EQ(chol.factor_L().nnz(), chol.symbolic().nnz_L);
     EXPECT_TRUE(std::isfinite(chol.logdet()));
+  }
+}
+
+// New values on the same pattern reach the GPU: A's entries stay registered between factorizations
+// (their positions stay on the GPU), so each refactorization must replace the values' GPU copy.
+// Top targets on the GPU, then the whole factor as one GPU subtree.
+TEST_P(CholeskyGpu, RefactorizeWithNewValues) {
+  rt::Runtime r(test_runtime_options(GetParam(), 2, 1));
+  if (r.cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
+  planners::SizeClassThresholds tops;
+  tops.gpu_min_task_flops = 1e5;
+  tops.gpu_only_min_flops = 1e6;
+  tops.subtree_max_flops = 2e5;
+  planners::SizeClassThresholds whole;
+  whole.gpu_subtree_only_min_flops = 1e5;
+  whole.gpu_whole_max_flops_per_entry = 1e12;
+  const std::pair<Csr, planners::SizeClassThresholds> cases[] = {{laplacian_3d(20, 19, 18), tops},
+                                                                 {laplacian_2d(90, 80), whole}};
+  for (const auto& [A, th] : cases) {
+    cholesky::CholeskySolver chol(r);
+    chol.analyze(triangle(A, Triangle::Lower));
+    Csr scaled = A;
+    for (int round = 0; round < 3; ++round) {
+      // round 1: 3A + 2I; rounds 0 and 2: A.
+      for (index_t i = 0; i < A.rows; ++i)
+        for (offset_t k = A.rowptr[i]; k < A.rowptr[i + 1]; ++k)
+          scaled.values[k] = round == 1 ? 3.0 * A.values[k] + (A.colind[k] == i ? 2.0 : 0.0) : A.values[k];
+      chol.factorize(triangle(scaled, Triangle::Lower), {th});
+      EXPECT_GT(chol.report().groups_cuda, 0) << round;
+      EXPECT_LE(random_solve_backward_error(chol, scaled, 11 + round), 1e-14) << A.rows << " round " << round;
+    }
   }
 }
 

@@ -23,6 +23,12 @@ TEST_F(SupernodeKernels, FactorMatchesPotrfAndTrsm) { check_factor(backend().sup
 TEST_F(SupernodeKernels, FactorReportsNegativePivotColumn) {
   for (const int column : {0, 5, 47}) check_factor_failure(backend().supernode(), column, false, 17 + column);
 }
+// Narrow panels (the CPU backend factors them without LAPACK).
+TEST_F(SupernodeKernels, FactorReportsPivotColumnOfNarrowPanels) {
+  for (const int cols : {1, 4, 8})
+    for (const bool nan_pivot : {false, true})
+      check_factor_failure(backend().supernode(), cols - 1, nan_pivot, 40 + cols + nan_pivot, cols);
+}
 TEST_F(SupernodeKernels, FactorReportsNaNPivotColumn) {
   for (const int column : {0, 33, 47}) check_factor_failure(backend().supernode(), column, true, 18 + column);
 }

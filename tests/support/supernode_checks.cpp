@@ -98,7 +98,8 @@ void check_factor(SupernodeBackend& backend, std::uint64_t seed) {
   struct Shape {
     int nrows, ncols;
   };
-  for (const Shape s : {Shape{1, 1}, Shape{40, 40}, Shape{300, 37}, Shape{257, 100}, Shape{90, 64}}) {
+  for (const Shape s : {Shape{1, 1}, Shape{9, 1}, Shape{70, 3}, Shape{45, 8}, Shape{40, 40}, Shape{300, 37},
+                         Shape{257, 100}, Shape{90, 64}}) {
     SCOPED_TRACE("nrows " + std::to_string(s.nrows) + ", ncols " + std::to_string(s.ncols));
     HostPanel panel = random_spd_panel(rng, s.nrows + 60, 7, s.nrows, s.ncols);
     const Expectation e = expected_factor(panel);
@@ -107,10 +108,9 @@ void check_factor(SupernodeBackend& backend, std::uint64_t seed) {
   }
 }
 
-void check_factor_failure(SupernodeBackend& backend, int column, bool nan_pivot, std::uint64_t seed) {
+void check_factor_failure(SupernodeBackend& backend, int column, bool nan_pivot, std::uint64_t seed, int kCols) {
   Rng rng(seed);
   constexpr int kRows = 150;
-  constexpr int kCols = 48;
   HostPanel panel = random_spd_panel(rng, 400, 3, kRows, kCols);
   panel.at(column, column) = nan_pivot ? kNaN : -1.0;
   std::vector<double> diagonal_block(static_cast<std::size_t>(kCols) * kCols);

@@ -59,7 +59,7 @@ void check_empty_update(SupernodeBackend& backend, std::uint64_t seed);
 
 void check_factor(SupernodeBackend& backend, std::uint64_t seed);
 // Pivot of 0-based panel column `column` made negative (or NaN): info must be column + 1.
-void check_factor_failure(SupernodeBackend& backend, int column, bool nan_pivot, std::uint64_t seed);
+void check_factor_failure(SupernodeBackend& backend, int column, bool nan_pivot, std::uint64_t seed, int cols = 48);
 
 // Both sweeps, nrhs 1 and 3, panels with and without rows below, x with padding rows.
 void check_sweeps(SupernodeBackend& backend, std::uint64_t seed);
