@@ -63,19 +63,29 @@ bool device_group(const planners::FactorLayout&, const std::vector<rt::Where>& h
 // registered once per layout, the device part pinned: its positions stay on the GPU between
 // factorizations, and each factorization's new values invalidate only the values' GPU copy.
 struct EntryHandles {
+  rt::TaskRuntime& rt;
   double dummy_value = 0;  // what an empty part registers
   std::int64_t dummy_position = 0;
-  rt::DataHandle dv, dp, cv, cp;
-  EntryHandles(rt::TaskRuntime& rt, GroupedAssembly& ga) {
+  rt::HandleId dv, dp, cv, cp;
+  EntryHandles(rt::TaskRuntime& runtime, GroupedAssembly& ga) : rt(runtime) {
     const std::size_t nd = static_cast<std::size_t>(ga.device_entries), total = ga.values.size();
     auto part = [&](void* p, void* dummy, std::size_t n, std::size_t elem, bool pin) {
-      return rt::DataHandle(rt, rt.register_vector({n ? p : dummy, std::max<std::size_t>(n, 1), elem, -1, pin && n}));
+      return rt.register_vector({n ? p : dummy, std::max<std::size_t>(n, 1), elem, -1, pin && n});
     };
     dv = part(ga.values.data(), &dummy_value, nd, sizeof(double), true);
     dp = part(ga.pos.data(), &dummy_position, nd, sizeof(std::int64_t), true);
     cv = part(ga.values.data() + nd, &dummy_value, total - nd, sizeof(double), false);
     cp = part(ga.pos.data() + nd, &dummy_position, total - nd, sizeof(std::int64_t), false);
   }
+  ~EntryHandles() {
+    try {
+      for (rt::HandleId h : {cp, cv, dp, dv}) rt.discard(h);  // read-only: the host copy is current
+    } catch (const std::exception&) {
+      // The runtime was shut down first (its shutdown unregistered every handle).
+    }
+  }
+  EntryHandles(const EntryHandles&) = delete;
+  EntryHandles& operator=(const EntryHandles&) = delete;
 };
 
 CholeskySolver::CholeskySolver(rt::TaskRuntime& runtime) : rt_(runtime) {}
@@ -167,8 +177,8 @@ const FactorizeReport& CholeskySolver::factorize(const Csr& A, const FactorizeOp
   begin_phase(opts.progress, "assembly");
   {
     // Written on the host: StarPU drops the GPU's copy of the values (not of the positions).
-    rt::HostAccess device_values(rt_, entries_->dv.id(), rt::Access::Write);
-    rt::HostAccess cpu_values(rt_, entries_->cv.id(), rt::Access::Write);
+    rt::HostAccess device_values(rt_, entries_->dv, rt::Access::Write);
+    rt::HostAccess cpu_values(rt_, entries_->cv, rt::Access::Write);
     rt::PausedWorkers paused(rt_);
     parallel_chunks(ga.src.size(), std::size_t(1) << 20, [&](std::size_t b, std::size_t e) {
       for (std::size_t i = b; i < e; ++i) ga.values[i] = A.values[static_cast<std::size_t>(ga.src[i])];
@@ -198,7 +208,7 @@ const FactorizeReport& CholeskySolver::factorize(const Csr& A, const FactorizeOp
       const std::int64_t base = dev ? 0 : ga.device_entries;
       codelets::insert_supernode_assemble(
           rt_, {"assemble_" + std::to_string(g), hi, dev ? homes_[g] : rt::Where::Cpu}, reg_->group[g],
-          dev ? e.dv.id() : e.cv.id(), dev ? e.dp.id() : e.cp.id(), {count, ga.begin[g] - base, ga.end[g] - ga.begin[g]});
+          dev ? e.dv : e.cv, dev ? e.dp : e.cp, {count, ga.begin[g] - base, ga.end[g] - ga.begin[g]});
     }
     report_.plan = planners::submit_supernodal_cholesky(rt_, sym, layout, *reg_, opts.thresholds, work_.get(),
                                                        subtree_plans_.get());

@@ -53,6 +53,21 @@ TEST_P(CholeskyCpu, GeneratedProblems) {
 INSTANTIATE_TEST_SUITE_P(Schedulers, CholeskyCpu, ::testing::Values("eager", "dmdas", "heteroprio"),
                          [](const auto& p) { return std::string(p.param); });
 
+// The command line shuts the runtime down (for its trace) while the solver still holds handles:
+// the solver's destruction then has nothing left to release, and must not throw.
+TEST(Cholesky, RuntimeShutDownBeforeTheSolver) {
+  rt::Runtime r(test_runtime_options("dmdas", 2, 0));
+  const Csr A = laplacian_3d(9, 8, 7);
+  {
+    cholesky::CholeskySolver chol(r);
+    chol.analyze(triangle(A, Triangle::Lower));
+    chol.factorize(triangle(A, Triangle::Lower));
+    EXPECT_LE(random_solve_backward_error(chol, A, 8), 1e-14);
+    r.shutdown();
+  }
+  SUCCEED();
+}
+
 TEST(Cholesky, ManyRightHandSidesRefactorizeAndLogdet) {
   rt::Runtime r(test_runtime_options("lws", 2, 0));
   Csr A = laplacian_3d(8, 7, 6);
