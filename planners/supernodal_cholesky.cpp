@@ -97,8 +97,8 @@ std::vector<rt::Where> homes_from_work(const rt::TaskRuntime& rt, const cholesky
       if (!gpu || !subtree_gpu) continue;
       double flops = 0;
       for (index_t t = layout.group_begin[g]; t < layout.group_begin[g + 1]; ++t) flops += work[t];
-      // The whole factor as one group (gpu_takes_whole_factor's small factors) goes there too.
-      const bool whole = layout.num_groups() == 1 && th.gpu_whole_min_flops >= 0 && flops >= th.gpu_whole_min_flops;
+      // The whole factor as one group, when gpu_takes_whole_factor made it so, goes there too.
+      const bool whole = layout.num_groups() == 1 && gpu_takes_whole_factor(sym, th, rt.cuda_devices());
       if (th.restrict_to == rt::Where::Cuda && th.gpu_subtree_min_flops >= 0 && flops >= th.gpu_subtree_min_flops)
         home[g] = rt::Where::Cuda;
       else if (th.restrict_to == rt::Where::Any && (flops >= th.gpu_subtree_only_min_flops || whole))

@@ -55,8 +55,8 @@ struct SizeClassThresholds {
   double gpu_whole_min_flops = 1.5e6;
   // The GPU subtree kernel's limits (kernels::SubtreeLevels): updates under this go to its fused
   // kernel, panels of at most this many columns to its batched factor kernel.
-  double gpu_subtree_fused_max_flops = 1e8;
-  std::int32_t gpu_subtree_batched_max_cols = 256;
+  double gpu_subtree_fused_max_flops = kernels::kSubtreeFusedMaxFlops;
+  std::int32_t gpu_subtree_batched_max_cols = kernels::kSubtreeBatchedMaxCols;
   rt::Where restrict_to = rt::Where::Any;  // Cpu or Cuda: every task that has the choice goes there
 };
 

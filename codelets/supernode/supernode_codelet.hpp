@@ -74,8 +74,8 @@ struct SubtreeTask {
   int* info;
   std::int32_t first, last;
   const std::int32_t* host_rows;  // every row list, as registered in `rows` (last: aggregates stay valid)
-  double gpu_fused_max_flops = 1e8;         // kernels::SubtreeLevels::fused_max_flops
-  std::int32_t gpu_batched_max_cols = 256;  // kernels::SubtreeLevels::batched_max_cols
+  double gpu_fused_max_flops = kernels::kSubtreeFusedMaxFlops;            // SubtreeLevels::fused_max_flops
+  std::int32_t gpu_batched_max_cols = kernels::kSubtreeBatchedMaxCols;  // SubtreeLevels::batched_max_cols
   // The CUDA task's level schedule built beforehand (with the two limits above in it), kept by the
   // caller until the task is done; null: the task plans its levels itself.
   const kernels::SubtreeLevels* plan = nullptr;

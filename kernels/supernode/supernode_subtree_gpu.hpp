@@ -15,6 +15,10 @@
 
 namespace hetsparse::kernels {
 
+// The kernel's default limits (SubtreeLevels), which the codelet's and the planner's defaults repeat.
+inline constexpr std::int32_t kSubtreeBatchedMaxCols = 256;
+inline constexpr double kSubtreeFusedMaxFlops = 1e8;
+
 // The host-side schedule of one range (from host row lists; built in microseconds per supernode).
 struct SubtreeLevels {
   struct Update {
@@ -27,8 +31,8 @@ struct SubtreeLevels {
   // Panels of at most batched_max_cols columns are factored by the batched panel kernels (all of a
   // level together, a block column at a time), larger ones by cuSOLVER potrf + cuBLAS trsm; updates under fused_max_flops go to the fused
   // kernel (all of a level in one launch), larger ones to cuBLAS GEMM + scatter, one at a time.
-  std::int32_t batched_max_cols = 256;
-  double fused_max_flops = 1e8;
+  std::int32_t batched_max_cols = kSubtreeBatchedMaxCols;
+  double fused_max_flops = kSubtreeFusedMaxFlops;
   int levels() const { return static_cast<int>(level_begin.size()) - 1; }
 };
 SubtreeLevels plan_subtree_levels(const PanelLocation* loc, const std::int32_t* rows,

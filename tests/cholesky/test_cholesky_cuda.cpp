@@ -25,6 +25,15 @@ double solve_error(rt::Runtime& r, const Csr& A, const planners::SizeClassThresh
 
 class CholeskyGpu : public ::testing::TestWithParam<const char*> {};
 
+// Leaf subtrees on the CPUs, the top of the tree on the GPU (small limits for small test problems).
+planners::SizeClassThresholds top_targets_on_the_gpu() {
+  planners::SizeClassThresholds th;
+  th.gpu_min_task_flops = 1e5;
+  th.gpu_only_min_flops = 1e6;
+  th.subtree_max_flops = 2e5;
+  return th;
+}
+
 TEST_P(CholeskyGpu, AllTasksOnTheGpu) {
   rt::Runtime r(test_runtime_options(GetParam(), 2, 1));
   if (r.cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
@@ -57,10 +66,7 @@ TEST_P(CholeskyGpu, MixedCpuGpu) {
 TEST_P(CholeskyGpu, SolveWhereThePanelsLive) {
   rt::Runtime r(test_runtime_options(GetParam(), 2, 1));
   if (r.cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
-  planners::SizeClassThresholds th;
-  th.gpu_min_task_flops = 1e5;
-  th.gpu_only_min_flops = 1e6;
-  th.subtree_max_flops = 2e5;
+  const planners::SizeClassThresholds th = top_targets_on_the_gpu();
   for (const Csr& A : {laplacian_3d(24, 23, 22), rmat_spd({12, 8, 0.57, 0.19, 0.19, 0.05, 7})}) {
     cholesky::CholeskySolver chol(r);
     const Csr lower = triangle(A, Triangle::Lower);
@@ -107,14 +113,10 @@ TEST_P(CholeskyGpu, SolveWhereThePanelsLive) {
 TEST_P(CholeskyGpu, RefactorizeWithNewValues) {
   rt::Runtime r(test_runtime_options(GetParam(), 2, 1));
   if (r.cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
-  planners::SizeClassThresholds tops;
-  tops.gpu_min_task_flops = 1e5;
-  tops.gpu_only_min_flops = 1e6;
-  tops.subtree_max_flops = 2e5;
   planners::SizeClassThresholds whole;
   whole.gpu_subtree_only_min_flops = 1e5;
   whole.gpu_whole_max_flops_per_entry = 1e12;
-  const std::pair<Csr, planners::SizeClassThresholds> cases[] = {{laplacian_3d(20, 19, 18), tops},
+  const std::pair<Csr, planners::SizeClassThresholds> cases[] = {{laplacian_3d(20, 19, 18), top_targets_on_the_gpu()},
                                                                  {laplacian_2d(90, 80), whole}};
   for (const auto& [A, th] : cases) {
     cholesky::CholeskySolver chol(r);
