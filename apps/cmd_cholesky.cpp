@@ -177,7 +177,7 @@ int cmd_cholesky(int argc, char** argv) {
         .set("gflops", gflops).set("register_s", rep.register_s).set("submit_s", rep.submit_s)
         .set("wait_s", rep.wait_s).set("unregister_s", rep.unregister_s).set("solve_s", solve_s).set("backward_error", berr)
         .set("scheduler", runtime.options().scheduler).set("cpu_workers", runtime.cpu_workers())
-        .set("cuda_workers", runtime.cuda_workers()).set("tasks", pl.tasks).set("gpu_eligible_tasks", pl.gpu_eligible_tasks)
+        .set("cuda_workers", runtime.cuda_workers()).set("on_calling_thread", rep.on_calling_thread).set("tasks", pl.tasks).set("gpu_eligible_tasks", pl.gpu_eligible_tasks)
         .set("updates_inst", pl.updates[0]).set("updates_tpq", pl.updates[1]).set("updates_dpq", pl.updates[2])
         .set("subtree_tasks", pl.subtree_tasks).set("updates_subtree", pl.updates[3]).set("flops_subtree", pl.flops[3])
         .set("flops_inst", pl.flops[0]).set("flops_tpq", pl.flops[1]).set("flops_dpq", pl.flops[2]);
@@ -190,11 +190,15 @@ int cmd_cholesky(int argc, char** argv) {
     std::printf("analyze     %.3f s (ordering %.3f s): %d supernodes, nnz(L) %.3e (exact %.3e), %.3e flops\n",
                 sym.timings.total_s, sym.timings.ordering_s, sym.num_supernodes(), double(sym.nnz_L),
                 double(sym.nnz_L_exact), sym.flops);
-    std::printf("plan        %lld tasks (%lld may run on a GPU, %lld leaf subtrees holding %.0f%% of the flops); "
-                "updates InstQ %lld / TPQ %lld / DPQ %lld / in subtrees %lld\n",
-                pl.tasks, pl.gpu_eligible_tasks, pl.subtree_tasks,
-                100.0 * pl.flops[3] / std::max(1.0, pl.flops[0] + pl.flops[1] + pl.flops[2] + pl.flops[3]),
-                pl.updates[0], pl.updates[1], pl.updates[2], pl.updates[3]);
+    if (rep.on_calling_thread)
+      std::printf("plan        no tasks: a factor of %.3e flops (at most --host-whole-max-flops %.3g) is factored on the "
+                  "calling thread\n", sym.flops, fo.thresholds.host_whole_max_flops);
+    else
+      std::printf("plan        %lld tasks (%lld may run on a GPU, %lld leaf subtrees holding %.0f%% of the flops); "
+                  "updates InstQ %lld / TPQ %lld / DPQ %lld / in subtrees %lld\n",
+                  pl.tasks, pl.gpu_eligible_tasks, pl.subtree_tasks,
+                  100.0 * pl.flops[3] / std::max(1.0, pl.flops[0] + pl.flops[1] + pl.flops[2] + pl.flops[3]),
+                  pl.updates[0], pl.updates[1], pl.updates[2], pl.updates[3]);
     std::printf("factorize   %.3f s (+ %.3f s assembly), %.2f GFLOP/s on %d CPU + %d CUDA workers (%s)\n",
                 rep.factorize_s, rep.assemble_s, gflops, runtime.cpu_workers(), runtime.cuda_workers(),
                 runtime.options().scheduler.c_str());

@@ -130,7 +130,8 @@ int main(int argc, char** argv) try {
     cli::Json fj;
     fj.set("call_s", cli::now_seconds() - tf).set("total_s", rep.total_s).set("assemble_s", rep.assemble_s)
         .set("register_s", rep.register_s).set("submit_s", rep.submit_s).set("wait_s", rep.wait_s)
-        .set("unregister_s", rep.unregister_s).set("factorize_s", rep.factorize_s);
+        .set("unregister_s", rep.unregister_s).set("factorize_s", rep.factorize_s)
+        .set("on_calling_thread", rep.on_calling_thread);
     std::fprintf(stderr, "hetsparse  factorization %ld: %.3f s (assemble %.3f, register %.3f, submit %.3f, wait %.3f, "
                  "status %.3f)\n", i + 1, rep.total_s, rep.assemble_s, rep.register_s, rep.submit_s, rep.wait_s,
                  rep.unregister_s);

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "cholesky/cholesky_solve_state.hpp"
+#include "cholesky/numeric/entry_handles.hpp"
 #include "cholesky/numeric/grouped_assembly.hpp"
 #include "cholesky/numeric/panel_storage.hpp"
 #include "codelets/supernode/supernode_solve_codelet.hpp"
@@ -17,6 +18,7 @@
 #include "sparse/host_threads.hpp"
 #include "symbolic/analysis.hpp"
 #include "hetsparse/error.hpp"
+#include "kernels/supernode/supernode.hpp"
 #include "sparse/convert.hpp"
 #include "sparse/progress.hpp"
 
@@ -58,35 +60,6 @@ bool device_group(const planners::FactorLayout&, const std::vector<rt::Where>& h
 }
 
 }  // namespace
-
-// A's grouped entries as four read-only handles (device part, CPU part; values, positions),
-// registered once per layout, the device part pinned: its positions stay on the GPU between
-// factorizations, and each factorization's new values invalidate only the values' GPU copy.
-struct EntryHandles {
-  rt::TaskRuntime& rt;
-  double dummy_value = 0;  // what an empty part registers
-  std::int64_t dummy_position = 0;
-  rt::HandleId dv, dp, cv, cp;
-  EntryHandles(rt::TaskRuntime& runtime, GroupedAssembly& ga) : rt(runtime) {
-    const std::size_t nd = static_cast<std::size_t>(ga.device_entries), total = ga.values.size();
-    auto part = [&](void* p, void* dummy, std::size_t n, std::size_t elem, bool pin) {
-      return rt.register_vector({n ? p : dummy, std::max<std::size_t>(n, 1), elem, -1, pin && n});
-    };
-    dv = part(ga.values.data(), &dummy_value, nd, sizeof(double), true);
-    dp = part(ga.pos.data(), &dummy_position, nd, sizeof(std::int64_t), true);
-    cv = part(ga.values.data() + nd, &dummy_value, total - nd, sizeof(double), false);
-    cp = part(ga.pos.data() + nd, &dummy_position, total - nd, sizeof(std::int64_t), false);
-  }
-  ~EntryHandles() {
-    try {
-      for (rt::HandleId h : {cp, cv, dp, dv}) rt.discard(h);  // read-only: the host copy is current
-    } catch (const std::exception&) {
-      // The runtime was shut down first (its shutdown unregistered every handle).
-    }
-  }
-  EntryHandles(const EntryHandles&) = delete;
-  EntryHandles& operator=(const EntryHandles&) = delete;
-};
 
 CholeskySolver::CholeskySolver(rt::TaskRuntime& runtime) : rt_(runtime) {}
 CholeskySolver::~CholeskySolver() {
@@ -165,12 +138,68 @@ const FactorizeReport& CholeskySolver::factorize(const Csr& A, const FactorizeOp
   report_ = FactorizeReport{};
   check_assembly_pattern(A, *map_);
   if (!L_) L_ = std::make_unique<PanelStorage>(sym);  // uninitialised: the assembly tasks write it
+  report_.on_calling_thread = planners::host_takes_whole_factor(sym, opts.thresholds);
   {
     const auto t = std::chrono::steady_clock::now();
     begin_phase(opts.progress, "data registration");
-    set_up_layout(opts);
+    FactorizeOptions placed = opts;
+    // A factor made here is one group (one handle to take) on the host, and the solve's tasks stay
+    // with it.
+    if (report_.on_calling_thread) {
+      placed.thresholds.restrict_to = rt::Where::Cpu;
+      placed.thresholds.subtree_max_flops = std::numeric_limits<double>::infinity();
+    }
+    set_up_layout(placed);
     report_.register_s = seconds_since(t);
   }
+  if (report_.on_calling_thread)
+    factorize_here(A, opts.progress);
+  else
+    run_factor_tasks(A, opts);
+  report_.total_s = seconds_since(t0);
+  report_.flops = sym.flops_amalgamated;
+  // The first failure in elimination order is the informative one; later ones follow from it.
+  index_t failed = std::numeric_limits<index_t>::max();
+  for (index_t s = 0; s < sym.num_supernodes(); ++s)
+    if (info_[s] > 0) failed = std::min(failed, sym.supernodes[s].first_col + info_[s] - 1);
+  if (failed != std::numeric_limits<index_t>::max())
+    throw NotPositiveDefinite(sym.perm[failed], "Cholesky: the matrix is not positive definite: non-positive pivot");
+  factorized_ = true;
+  if (solve_) solve_->placed = false;  // Any-home panels may have moved
+  return report_;
+}
+
+void CholeskySolver::factorize_here(const Csr& A, ProgressReporter* progress) {
+  const SymbolicFactor& sym = *sym_;
+  const planners::FactorLayout& layout = *layout_;
+  auto t = std::chrono::steady_clock::now();
+  // Taken for writing on the host: StarPU drops any other copy (a solve's, a previous factor's).
+  std::vector<std::unique_ptr<rt::HostAccess>> held;
+  for (index_t g = 0; g < layout.num_groups(); ++g) {
+    held.push_back(std::make_unique<rt::HostAccess>(rt_, reg_->group[g], rt::Access::Write));
+    if (reg_->info[g]) held.push_back(std::make_unique<rt::HostAccess>(rt_, reg_->info[g], rt::Access::Write));
+  }
+  auto paused = std::make_unique<rt::PausedWorkers>(rt_);  // their polling would take this thread's core
+  begin_phase(progress, "assembly");
+  assemble(A, *map_, *L_);
+  report_.assemble_s = seconds_since(t);
+  t = std::chrono::steady_clock::now();
+  begin_phase(progress, "factorization on the calling thread");
+  const index_t ns = sym.num_supernodes();
+  std::fill(info_.begin(), info_.end(), 0);
+  std::vector<double> work(kernels::supernode_subtree_work_doubles(layout.loc.data(), 0, ns) + 1);
+  kernels::supernode_subtree_cpu(layout.loc.data(), sym.rows.data(), sym.col_to_supernode.data(), 0, ns,
+                                 L_->values.data(), info_.data(), work.data());
+  report_.factorize_s = report_.wait_s = seconds_since(t);
+  report_.groups_cpu = layout.num_groups();
+  held.clear();  // released before the workers resume: they would take this thread's core meanwhile
+  paused.reset();
+  if (progress) progress->end();
+  report_.values_cpu = double(L_->values.size());
+}
+
+void CholeskySolver::run_factor_tasks(const Csr& A, const FactorizeOptions& opts) {
+  const SymbolicFactor& sym = *sym_;
   const planners::FactorLayout& layout = *layout_;
   GroupedAssembly& ga = *grouped_;
   const auto ta = std::chrono::steady_clock::now();
@@ -229,17 +258,6 @@ const FactorizeReport& CholeskySolver::factorize(const Csr& A, const FactorizeOp
     if (opts.progress) opts.progress->end();
   }
   report_.factorize_s = seconds_since(t1);
-  report_.total_s = seconds_since(t0);
-  report_.flops = sym.flops_amalgamated;
-  // The first failure in elimination order is the informative one; later ones follow from it.
-  index_t failed = std::numeric_limits<index_t>::max();
-  for (index_t s = 0; s < sym.num_supernodes(); ++s)
-    if (info_[s] > 0) failed = std::min(failed, sym.supernodes[s].first_col + info_[s] - 1);
-  if (failed != std::numeric_limits<index_t>::max())
-    throw NotPositiveDefinite(sym.perm[failed], "Cholesky: the matrix is not positive definite: non-positive pivot");
-  factorized_ = true;
-  if (solve_) solve_->placed = false;  // Any-home panels may have moved
-  return report_;
 }
 
 template <class Fn>

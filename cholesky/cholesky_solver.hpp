@@ -34,6 +34,9 @@ struct FactorizeReport {
   // tasks, waiting for them, reading the pivots' status (the panels stay where the tasks left them)
   double register_s = 0, submit_s = 0, wait_s = 0, unregister_s = 0;
   double flops = 0;  // executed by the panels (with amalgamation zeros)
+  // Factored on the calling thread, without tasks (planners::host_takes_whole_factor): wait_s is the
+  // kernel's time, assemble_s the scatter of A into the panels.
+  bool on_calling_thread = false;
   planners::UpdatePlanStats plan;
   // Panel groups by home (planners::panel_homes) and their panels' doubles: Cuda ones are assembled
   // on the GPU and stay there, Any ones go where the scheduler puts their tasks.
@@ -92,6 +95,8 @@ class CholeskySolver {
   void require_factor(const char* what) const;
   void release_panels();
   void set_up_layout(const FactorizeOptions& opts);
+  void factorize_here(const Csr& A, ProgressReporter* progress);    // a small factor, no tasks
+  void run_factor_tasks(const Csr& A, const FactorizeOptions& opts);  // the task graph
   SolveState& solve_state(int nrhs);
   planners::SolvePlanStats submit(const SolveState& st, rt::HandleId stage, const planners::SolveRhs& rhs);
   void solve_levels(SolveState& st, double* B, int nrhs, int ldb);

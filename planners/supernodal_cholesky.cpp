@@ -162,9 +162,16 @@ std::vector<rt::Where> panel_homes(const rt::TaskRuntime& rt, const cholesky::Sy
   return homes_from_work(rt, sym, layout, scanned_work(sym, incoming), th);
 }
 
+bool host_takes_whole_factor(const cholesky::SymbolicFactor& sym, const SizeClassThresholds& th) {
+  // A caller-set subtree limit asks for that layout's tasks.
+  return th.host_whole_max_flops >= 0 && th.subtree_max_flops < 0 && sym.flops <= th.host_whole_max_flops;
+}
+
 bool gpu_takes_whole_factor(const cholesky::SymbolicFactor& sym, const SizeClassThresholds& th, int gpus) {
   const bool gpu = gpus > 0 && codelets::supernode_subtree_kernel().devices.has(rt::Device::Cuda);
-  if (!gpu || th.restrict_to == rt::Where::Cpu || th.subtree_max_flops >= 0 || sym.nnz_L_exact <= 0) return false;
+  if (!gpu || th.restrict_to == rt::Where::Cpu || host_takes_whole_factor(sym, th) || th.subtree_max_flops >= 0 ||
+      sym.nnz_L_exact <= 0)
+    return false;
   if (sym.flops < th.gpu_subtree_only_min_flops) return th.gpu_whole_min_flops >= 0 && sym.flops >= th.gpu_whole_min_flops;
   return sym.flops < th.gpu_whole_max_flops_per_entry * double(sym.nnz_L_exact);
 }

@@ -53,6 +53,11 @@ struct SizeClassThresholds {
   // overheads cost 2-7x cuDSS on the shared SPD matrices, and the GPU's level-batched kernels take
   // them in a few launches per level (< 0: never).
   double gpu_whole_min_flops = 1.5e6;
+  // Factors of at most this much work are factored on the calling thread, without tasks: below it
+  // StarPU's fixed cost per factorization (acquiring the data, waking workers, waiting) and a GPU's
+  // launches exceed the arithmetic of one core (< 0: never). Taken before gpu_whole_min_flops, and
+  // like it only with an automatic subtree limit.
+  double host_whole_max_flops = 1.5e6;
   // The GPU subtree kernel's limits (kernels::SubtreeLevels): updates under this go to its fused
   // kernel, panels of at most this many columns to its batched factor kernel.
   double gpu_subtree_fused_max_flops = kernels::kSubtreeFusedMaxFlops;
@@ -95,6 +100,8 @@ struct SymbolicWork {
 SymbolicWork symbolic_work(const cholesky::SymbolicFactor& sym);
 void add_update_lists(const cholesky::SymbolicFactor& sym, SymbolicWork& w);  // no-op when done
 
+// Whether the whole factor is factored on the calling thread (host_whole_max_flops).
+bool host_takes_whole_factor(const cholesky::SymbolicFactor& sym, const SizeClassThresholds& th);
 // Whether the whole factor should be one GPU subtree task (see gpu_whole_max_flops_per_entry and
 // gpu_whole_min_flops).
 bool gpu_takes_whole_factor(const cholesky::SymbolicFactor& sym, const SizeClassThresholds& th, int gpus);

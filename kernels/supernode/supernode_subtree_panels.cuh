@@ -1,7 +1,7 @@
 // Device side of the GPU subtree's panel factorization (internal to kernels/supernode, included by
 // supernode_subtree_cuda.cu only). The panels of a level are factored together, kPanelCols columns
 // at a time, in three launches a step whatever their number:
-//   factor_diagonal  one warp a panel: the step's diagonal block, a row a lane, in registers;
+//   factor_diagonal  one warp a panel: the step's diagonal block, a row a lane, in shared memory;
 //   solve_rows       the rows below it, one a thread (the trsm of a tall panel, where its time goes);
 //   trailing_update  the panel's columns right of the step minus the step's product, 64 x 64 tiles
 //                    of their lower part.
@@ -40,40 +40,42 @@ __host__ __device__ inline int row_blocks(std::int32_t nrows, std::int32_t ncols
 }
 __host__ __device__ inline int trail_tiles(std::int32_t n) { return (n + kTrailTile - 1) / kTrailTile; }
 
-// Lane i holds row i of the diagonal block (columns 0..i); column j is pivoted, scaled and applied
-// to the columns right of it with shuffles. info[info_index]: 0, or the panel's first column whose
-// pivot was <= 0 or NaN (1-based), set at step 0 and kept by later steps (which go on with NaNs, as
-// the contract allows).
+// Lane i owns row i of the diagonal block, held in shared memory: column j is pivoted, scaled and
+// applied to the columns right of it by rolled loops. (The version with the block in registers had
+// to unroll all 32 x 32 steps: its code outgrew the instruction cache and a launch took ~30 us.)
+// info[info_index]: 0, or the panel's first column whose pivot was <= 0 or NaN (1-based), set at
+// step 0 and kept by later steps (which go on with NaNs, as the contract allows).
 __global__ void __launch_bounds__(32 * kDiagonalWarps)
     factor_diagonal(const ColumnJob* __restrict__ jobs, int count, int* __restrict__ info) {
-  const int lane = static_cast<int>(threadIdx.x) % 32;
-  const int k = static_cast<int>(blockIdx.x) * kDiagonalWarps + static_cast<int>(threadIdx.x) / 32;
-  if (k >= count) return;
+  __shared__ double block[kDiagonalWarps][kPanelCols][kPanelCols + 1];  // [warp][row][column]
+  const int lane = static_cast<int>(threadIdx.x) % 32, warp = static_cast<int>(threadIdx.x) / 32;
+  const int k = static_cast<int>(blockIdx.x) * kDiagonalWarps + warp;
+  if (k >= count) return;  // whole warps leave: only warp-level synchronization below
   const ColumnJob job = jobs[k];
   const int w = step_width(job.ncols, job.j0);
   const std::size_t ld = static_cast<std::size_t>(job.nrows);
   double* const top = job.a + job.j0 + job.j0 * ld;  // A[j0 + i, j0 + c] at top[i + c * ld]
-  double x[kPanelCols];
-#pragma unroll
-  for (int c = 0; c < kPanelCols; ++c) x[c] = c <= lane && lane < w ? top[lane + c * ld] : 0.0;
+  double(*const a)[kPanelCols + 1] = block[warp];
+  for (int c = 0; c < w; ++c) a[lane][c] = c <= lane && lane < w ? top[lane + c * ld] : 0.0;
+  __syncwarp();
   int failed = 0;
-#pragma unroll
-  for (int j = 0; j < kPanelCols; ++j) {
-    if (j < w) {
-      const double pivot = __shfl_sync(0xffffffffu, x[j], j);
-      if (!(pivot > 0.0) && failed == 0) failed = j + 1;
-      const double root = sqrt(pivot);
-      x[j] = lane == j ? root : x[j] / root;  // lanes above j hold zeros there
-#pragma unroll
-      for (int c = j + 1; c < kPanelCols; ++c) {
-        const double lc = __shfl_sync(0xffffffffu, x[j], c);  // L[c, j]
-        if (c < w && lane >= c) x[c] -= x[j] * lc;
-      }
+  for (int j = 0; j < w; ++j) {
+    const double pivot = a[j][j];
+    if (!(pivot > 0.0) && failed == 0) failed = j + 1;
+    const double root = sqrt(pivot), inverse = 1.0 / root;
+    __syncwarp();  // every lane has read the pivot before lane j replaces it
+    if (lane == j) a[j][j] = root;
+    if (lane > j && lane < w) a[lane][j] *= inverse;
+    __syncwarp();
+    if (lane > j && lane < w) {
+      const double lij = a[lane][j];
+#pragma unroll 4
+      for (int c = j + 1; c <= lane; ++c) a[lane][c] -= lij * a[c][j];
     }
+    __syncwarp();
   }
-#pragma unroll
-  for (int c = 0; c < kPanelCols; ++c)
-    if (c <= lane && lane < w) top[lane + c * ld] = x[c];
+  for (int c = 0; c < w; ++c)
+    if (c <= lane && lane < w) top[lane + c * ld] = a[lane][c];
   if (lane == 0 && (job.j0 == 0 || (failed != 0 && info[job.info_index] == 0)))
     info[job.info_index] = failed != 0 ? job.j0 + failed : 0;
 }

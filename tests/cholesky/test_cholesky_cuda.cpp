@@ -116,6 +116,7 @@ TEST_P(CholeskyGpu, RefactorizeWithNewValues) {
   planners::SizeClassThresholds whole;
   whole.gpu_subtree_only_min_flops = 1e5;
   whole.gpu_whole_max_flops_per_entry = 1e12;
+  whole.host_whole_max_flops = -1;  // not on the calling thread
   const std::pair<Csr, planners::SizeClassThresholds> cases[] = {{laplacian_3d(20, 19, 18), top_targets_on_the_gpu()},
                                                                  {laplacian_2d(90, 80), whole}};
   for (const auto& [A, th] : cases) {

@@ -139,6 +139,18 @@ TEST(SupernodalPlanPlacement, WholeFactorOnTheGpuOnlyFor2dLikeFactors) {
   EXPECT_FALSE(planners::gpu_takes_whole_factor(cube, set, 1));
   set.gpu_whole_min_flops = -1;
   EXPECT_FALSE(planners::gpu_takes_whole_factor(flat, set, 1));
+  // A factor the calling thread takes goes to no GPU.
+  set = th;
+  set.host_whole_max_flops = 2 * flat.flops;
+  EXPECT_TRUE(planners::host_takes_whole_factor(flat, set));
+  EXPECT_FALSE(planners::gpu_takes_whole_factor(flat, set, 1));
+  set.subtree_max_flops = 1e6;  // a caller-set layout keeps its tasks
+  EXPECT_FALSE(planners::host_takes_whole_factor(flat, set));
+  set = th;
+  set.host_whole_max_flops = flat.flops / 2;
+  EXPECT_FALSE(planners::host_takes_whole_factor(flat, set));
+  set.host_whole_max_flops = -1;
+  EXPECT_FALSE(planners::host_takes_whole_factor(flat, set));
   // The layout limit: one group for one GPU, the caller's limit when the CPU path is taken.
   if (codelets::kCudaBuild) {
     EXPECT_TRUE(std::isinf(planners::gpu_factor_subtree_limit(flat, th, 1)));
