@@ -174,11 +174,7 @@ void CholeskySolver::factorize_here(const Csr& A, ProgressReporter* progress) {
   const planners::FactorLayout& layout = *layout_;
   auto t = std::chrono::steady_clock::now();
   // Taken for writing on the host: StarPU drops any other copy (a solve's, a previous factor's).
-  std::vector<std::unique_ptr<rt::HostAccess>> held;
-  for (index_t g = 0; g < layout.num_groups(); ++g) {
-    held.push_back(std::make_unique<rt::HostAccess>(rt_, reg_->group[g], rt::Access::Write));
-    if (reg_->info[g]) held.push_back(std::make_unique<rt::HostAccess>(rt_, reg_->info[g], rt::Access::Write));
-  }
+  auto held = host_panels(rt::Access::Write, true);
   auto paused = std::make_unique<rt::PausedWorkers>(rt_);  // their polling would take this thread's core
   begin_phase(progress, "assembly");
   assemble(A, *map_, *L_);
@@ -192,10 +188,10 @@ void CholeskySolver::factorize_here(const Csr& A, ProgressReporter* progress) {
                                  L_->values.data(), info_.data(), work.data());
   report_.factorize_s = report_.wait_s = seconds_since(t);
   report_.groups_cpu = layout.num_groups();
+  report_.values_cpu = double(L_->values.size());
   held.clear();  // released before the workers resume: they would take this thread's core meanwhile
   paused.reset();
   if (progress) progress->end();
-  report_.values_cpu = double(L_->values.size());
 }
 
 void CholeskySolver::run_factor_tasks(const Csr& A, const FactorizeOptions& opts) {
@@ -260,10 +256,18 @@ void CholeskySolver::run_factor_tasks(const Csr& A, const FactorizeOptions& opts
   report_.factorize_s = seconds_since(t1);
 }
 
+std::vector<std::unique_ptr<rt::HostAccess>> CholeskySolver::host_panels(rt::Access mode, bool with_status) const {
+  std::vector<std::unique_ptr<rt::HostAccess>> held;
+  for (std::size_t g = 0; g < reg_->group.size(); ++g) {
+    held.push_back(std::make_unique<rt::HostAccess>(rt_, reg_->group[g], mode));
+    if (with_status && reg_->info[g]) held.push_back(std::make_unique<rt::HostAccess>(rt_, reg_->info[g], mode));
+  }
+  return held;
+}
+
 template <class Fn>
 void CholeskySolver::with_host_panels(Fn&& fn) const {
-  std::vector<std::unique_ptr<rt::HostAccess>> held;
-  for (rt::HandleId h : reg_->group) held.push_back(std::make_unique<rt::HostAccess>(rt_, h, rt::Access::Read));
+  const auto held = host_panels(rt::Access::Read, false);
   fn();
 }
 

@@ -100,6 +100,8 @@ class CholeskySolver {
   SolveState& solve_state(int nrhs);
   planners::SolvePlanStats submit(const SolveState& st, rt::HandleId stage, const planners::SolveRhs& rhs);
   void solve_levels(SolveState& st, double* B, int nrhs, int ldb);
+  // Every panel group's handle (and, with_status, its pivot status handle) held on the host.
+  std::vector<std::unique_ptr<rt::HostAccess>> host_panels(rt::Access mode, bool with_status) const;
   // Calls fn() with every panel group's up-to-date values in host memory (L_).
   template <class Fn>
   void with_host_panels(Fn&& fn) const;

@@ -1,12 +1,12 @@
 // Panel factorization on the CPU: potrf of the diagonal block (potrf_cpu, which also reports NaN
 // pivots that OpenBLAS lets through), then a dtrsm for the rows below; narrow panels by plain loops.
-#include <cmath>
 #include <cstddef>
 
 #include "kernels/common/blas.hpp"
 #include "kernels/potrf/potrf.hpp"
 #include "kernels/supernode/supernode.hpp"
 #include "kernels/supernode/supernode_checks.hpp"
+#include "kernels/supernode/supernode_narrow_cpu.hpp"
 
 namespace hetsparse::kernels {
 namespace {
@@ -15,30 +15,11 @@ namespace {
 // arithmetic (a diagonal matrix is ~15,000 one-column panels).
 constexpr int kNarrowCols = 8;
 
-// Left-looking, a column at a time down the whole panel (potrf and trsm at once).
-int factor_narrow(PanelRef p) {
-  const std::size_t m = static_cast<std::size_t>(p.nrows);
-  for (int j = 0; j < p.ncols; ++j) {
-    double* cj = p.values + j * m;
-    for (int k = 0; k < j; ++k) {
-      const double* ck = p.values + k * m;
-      const double ljk = ck[j];
-      for (std::size_t i = static_cast<std::size_t>(j); i < m; ++i) cj[i] -= ck[i] * ljk;
-    }
-    const double d = cj[j];
-    if (!(d > 0.0)) return j + 1;  // NaN too
-    const double l = std::sqrt(d), inverse = 1.0 / l;
-    cj[j] = l;
-    for (std::size_t i = static_cast<std::size_t>(j) + 1; i < m; ++i) cj[i] *= inverse;
-  }
-  return 0;
-}
-
 }  // namespace
 
 int supernode_factor_cpu(PanelRef p) {
   supernode_detail::check_panel_shape("supernode_factor_cpu", "panel", as_const(p), false);
-  if (p.ncols <= kNarrowCols) return factor_narrow(p);
+  if (p.ncols <= kNarrowCols) return supernode_detail::factor_narrow(p.values, p.nrows, p.ncols);
   const int info = potrf_cpu('L', p.ncols, p.values, p.nrows);
   if (info != 0) {
     return info;  // L11 is not there to solve with; the rows below stay as they were

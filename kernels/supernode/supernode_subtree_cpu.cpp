@@ -2,26 +2,12 @@
 // supernodes are small, and one task per supernode (plus a StarPU handle per panel) cost more than
 // the arithmetic (see docs/benchmarks.md, "registration cost").
 #include <algorithm>
-#include <cmath>
 
 #include "kernels/supernode/supernode.hpp"
+#include "kernels/supernode/supernode_narrow_cpu.hpp"
 #include "kernels/supernode/supernode_update_detail.hpp"
 
 namespace hetsparse::kernels {
-namespace {
-
-// A one-column panel in place (a diagonal matrix is nothing else): 0, or 1 for a non-positive or
-// NaN pivot. Inline here, a call per column cost more than its arithmetic.
-int factor_one_column(double* v, std::int32_t nrows) {
-  const double d = v[0];
-  if (!(d > 0.0)) return 1;
-  const double l = std::sqrt(d), inverse = 1.0 / l;
-  v[0] = l;
-  for (std::int32_t i = 1; i < nrows; ++i) v[i] *= inverse;
-  return 0;
-}
-
-}  // namespace
 
 std::size_t supernode_subtree_work_doubles(const PanelLocation* loc, std::int32_t first, std::int32_t last) {
   // An update from s has m <= nrows - ncols rows and k <= m columns.
@@ -43,8 +29,9 @@ std::int32_t supernode_subtree_cpu(const PanelLocation* loc, const std::int32_t*
   };
   for (std::int32_t s = first; s < last; ++s) {
     const PanelRef d = panel(s);
-    info[s - first] = d.ncols == 1 && d.nrows >= 1 && d.values ? factor_one_column(d.values, d.nrows)
-                                                              : supernode_factor_cpu(d);
+    // One-column panels (a diagonal matrix has nothing else) without a call and its checks.
+    const bool one_column = d.ncols == 1 && d.nrows >= 1 && d.values;
+    info[s - first] = one_column ? supernode_detail::factor_narrow(d.values, d.nrows, 1) : supernode_factor_cpu(d);
     if (info[s - first] != 0) return s - first + 1;
     // Rows below the diagonal block are sorted, so their supernodes come in increasing order: the
     // first one outside the range ends the updates this task owns.
