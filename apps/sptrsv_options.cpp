@@ -24,9 +24,9 @@ void add_sptrsv_options(ArgParser& p) {
               "off")
       .option("split-model", "FILE", "split model thresholds (default: data/split_model_<gpu>.tsv, else the paper's)",
               "")
-      .option("split-measure", "off|on[:margin=M,max-ms=T,candidates=K,solves=S]",
+      .option("split-measure", "off|on[:margin=M,max-ms=T,candidates=K,rounds=R,solves=S,extra=E]",
               "split auto: time the nearest predicted policies at setup where the model cannot separate them "
-              "(predicted within M x, best under T ms)", "on")
+              "(predicted within M x, best under T ms; R rounds of S back-to-back solves each, E more for a close call)", "on")
       .option("analysis", "auto|host",
               "where T is analysed: auto = on the GPU when the solves and the scheme allow it, host = on the host", "auto")
       .option("analyses", "N",

@@ -2,8 +2,9 @@
 //   bench_sptrsv_split run --corpus FILE --output TABLE.tsv   every policy on every triangle of the
 //       corpus through TriangularSolver::solve (unified: one CPU core, the CPUs' level-scheduled
 //       parallel task, the GPU; split: CPU-GPU, CPU-CPU, GPU-GPU where their slicing cuts; and
-//       auto, the split model's own pick), median wall time of a solve, setup, error against
-//       ref::sptrsv; one table row per triangle, appended as soon as it is measured
+//       auto, the split model's own pick), median wall time of a solve (timed in rounds over the
+//       policies, bench/split_policy_timing.hpp), setup, error against ref::sptrsv; one table row per
+//       triangle, appended as soon as it is measured
 //   bench_sptrsv_split fit --input TABLE.tsv[,...] --output split_model.tsv   calibrate the thresholds
 //   bench_sptrsv_split report --input TABLE.tsv[,...]   the issue's figures, as markdown
 // The fit and the report replay the decision from the table's structure columns (split_fit.cpp).
@@ -21,6 +22,7 @@
 
 #include "bench/split_corpus.hpp"
 #include "bench/split_fit.hpp"
+#include "bench/split_policy_timing.hpp"
 #include "cli/args.hpp"
 #include "cli/common.hpp"
 #include "codelets/sptrsv/sptrsv_level_workers.hpp"
@@ -41,15 +43,6 @@ using namespace hetsparse;
 
 namespace {
 
-struct RunOptions {
-  std::string perfmodel_dir, model_file, matrix_dir;
-  std::vector<std::string> policies;
-  int cpu_width = 1;
-  int min_runs = 5, max_runs = 30;
-  planners::SplitMeasureOptions measure;  // auto's measured tie-break
-  double budget_s = 0.3;  // timed solves per policy: as many as fit, within [min_runs, max_runs]
-};
-
 double since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -58,108 +51,6 @@ std::string num(double v) {
   char b[40];
   std::snprintf(b, sizeof b, "%.6g", v);
   return b;
-}
-
-double relative_error(const std::vector<double>& x, const std::vector<double>& ref) {
-  double num = 0, den = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    num = std::max(num, std::abs(x[i] - ref[i]));
-    den = std::max(den, std::abs(ref[i]));
-  }
-  return std::isfinite(num) ? num / std::max(den, 1e-300) : INFINITY;
-}
-
-// The options of one policy ("auto": the split model).
-sptrsv::TriangularSolveOptions policy_options(const std::string& policy, const RunOptions& ro,
-                                              const sptrsv::TriangularPattern& whole, const std::string& name) {
-  sptrsv::TriangularSolveOptions o;
-  o.perfmodel_dir = ro.perfmodel_dir;
-  o.matrix_name = name;
-  o.split.cpu_parallel_width = ro.cpu_width;
-  o.split.model_file = ro.model_file;
-  if (policy == "cpu" || policy == "cpu-levels") {
-    o.device = sptrsv::SolveDevice::Cpu;
-    o.cpu_mode = policy == "cpu" ? sptrsv::CpuMode::Serial : sptrsv::CpuMode::ParallelTask;
-  } else if (policy == "gpu") {
-    o.device = sptrsv::SolveDevice::Gpu;
-    // The trained model's pick, never a 30 s search; the fixed heuristic without a model.
-    const std::string gpu = sptrsv::cuda_device_name();
-    const bool model = !gpu.empty() &&
-                       sptrsv::find_model_file(sptrsv::SelectionStore(sptrsv::resolve_perfmodel_dir(ro.perfmodel_dir), gpu));
-    o.select = sptrsv::SelectMode::Model;
-    o.variant = model ? "auto" : sptrsv::heuristic_scheme(whole.features());
-  } else if (policy == "auto") {
-    o.split.mode = sptrsv::SplitMode::Auto;
-    o.split.measure = ro.measure;
-  } else {
-    o.split.mode = sptrsv::parse_split_mode(policy);
-  }
-  return o;
-}
-
-// One policy on T: analysis, two warm-up solves (lazy preparations), then the timed ones.
-void time_policy(rt::Runtime& r, const Csr& T, const std::string& policy, const RunOptions& ro,
-                 const sptrsv::TriangularPattern& whole, const std::string& name, const std::vector<double>& b,
-                 const std::vector<double>& xref, bench::TableRow& row) {
-  std::string note, fallback;
-  try {
-    sptrsv::TriangularSolver s(r);
-    std::vector<double> x(b.size());
-    double warm = 0;
-    const auto start = [&](const sptrsv::TriangularSolveOptions& o) {
-      s.analyze(T, Triangle::Lower, false, o);
-      for (int k = 0; k < 2; ++k) {  // the first solves prepare the scheme on the worker
-        const auto t0 = std::chrono::steady_clock::now();
-        s.solve(b.data(), x.data());
-        warm = since(t0);
-      }
-    };
-    sptrsv::TriangularSolveOptions o = policy_options(policy, ro, whole, name);
-    try {
-      start(o);
-    } catch (const std::exception& e) {
-      // The scheme model may pick a powered form whose transform is then refused (too many entries):
-      // a unified GPU solve takes the model's unpowered pick instead.
-      if ((policy != "gpu" && policy != "auto") || o.device == sptrsv::SolveDevice::Cpu) throw;
-      sptrsv::SelectionOptions so;
-      so.perfmodel_dir = ro.perfmodel_dir;
-      o.variant = sptrsv::select_scheme_by_model(
-                      whole.features(), sptrsv::unpowered_candidates(whole.rows(), whole.nnz(), whole.num_levels()), so)
-                      .scheme;
-      fallback = std::string(" (fallback from: ") + e.what() + ")";
-      start(o);
-    }
-    const int runs = std::clamp(static_cast<int>(ro.budget_s / std::max(warm, 1e-6)), ro.min_runs, ro.max_runs);
-    std::vector<double> times;
-    for (int k = 0; k < runs; ++k) {
-      std::fill(x.begin(), x.end(), std::nan(""));
-      const auto t0 = std::chrono::steady_clock::now();
-      s.solve(b.data(), x.data());
-      times.push_back(since(t0));
-    }
-    std::sort(times.begin(), times.end());
-    row[policy + "_ms"] = num(times[times.size() / 2] * 1e3);
-    row[policy + "_setup_s"] = num(s.preprocess_seconds());
-    row[policy + "_split_setup_s"] = num(s.split() ? s.split()->setup_seconds() : 0.0);
-    row[policy + "_error"] = num(relative_error(x, xref));
-    note = (s.split() ? s.split()->describe() : s.chosen_variant()) + fallback;
-    if (policy == "gpu") {  // the scheme that ran, for the GPU cost model
-      const auto [family, factor] = sptrsv::gpu_scheme_steps(s.chosen_variant());
-      row["gpu_family"] = std::to_string(family);
-      row["gpu_level_factor"] = num(factor);
-    }
-    if (policy == "auto" && s.split()) {  // the live decision, and how it went (model or measured)
-      row["auto_policy"] = planners::to_string(s.split()->decision().policy);
-      row["auto_how"] = s.split()->measurement().how();
-      row["auto_measure"] = s.split()->measurement().describe();
-      row["auto_measure_s"] = num(s.split()->measurement().seconds);
-    }
-  } catch (const std::exception& e) {
-    note = std::string("error: ") + e.what();
-  }
-  row[policy + "_note"] = note;
-  std::fprintf(stderr, "  %-10s %10s ms  %s\n", policy.c_str(), row.count(policy + "_ms") ? row[policy + "_ms"].c_str() : "-",
-               note.substr(0, 110).c_str());
 }
 
 int run(int argc, char** argv) {
@@ -171,13 +62,19 @@ int run(int argc, char** argv) {
       .option("policies", "LIST", "comma-separated, from cpu,cpu-levels,gpu,cpu-gpu,cpu-cpu,gpu-gpu,auto", "all")
       .option("split-model", "FILE", "thresholds for auto (default: the usual lookup, else the paper's)", "")
       .option("split-measure", "off|on[:...]", "auto's measured tie-break (hetsparse sptrsv --split-measure)", "on")
-      .option("budget", "S", "seconds of timed solves per policy (5 to 30 solves)", "0.3")
+      .option("budget", "S", "seconds of timed solves per policy (within --min-runs and --max-runs)", "0.3")
+      .option("min-runs", "N", "fewest timed solves per policy", "5")
+      .option("max-runs", "N", "most timed solves per policy", "30")
+      .option("rounds", "R", "rounds over the policies that share each one's timed solves", "3")
       .flag("skip-done", "skip triangles already in the output table");
   if (!p.parse(argc, argv)) return 0;
-  RunOptions ro;
+  bench::SplitRunOptions ro;
   ro.matrix_dir = p.get("matrix-dir");
   ro.model_file = p.get("split-model");
   ro.budget_s = p.get_double("budget");
+  ro.rounds = static_cast<int>(p.get_int_in("rounds", 1, 100));
+  ro.min_runs = static_cast<int>(p.get_int_in("min-runs", 1, 100000));
+  ro.max_runs = static_cast<int>(p.get_int_in("max-runs", ro.min_runs, 100000));
   ro.measure = planners::SplitMeasureOptions::parse(p.get("split-measure"));
   ro.policies = p.get("policies") == "all" ? bench::split_policy_names() : cli::split_list(p.get("policies"), ',');
   rt::RuntimeOptions opts = cli::runtime_options(p);
@@ -206,7 +103,7 @@ int run(int argc, char** argv) {
       planners::SplitStructure s = planners::analyse_split_structure(whole.host_view());
       if (machine.gpu)
         std::tie(s.gpu_family, s.gpu_level_factor) =
-            sptrsv::gpu_scheme_steps(sptrsv::unified_gpu_scheme(whole, policy_options("gpu", ro, whole, e.name)));
+            sptrsv::gpu_scheme_steps(sptrsv::unified_gpu_scheme(whole, bench::policy_options("gpu", ro, whole, e.name)));
       const planners::SplitDecision d = planners::decide_split(s, thresholds.thresholds, machine);
       for (const auto& [key, value] : planners::structure_list(s)) row[key] = num(value);
       row["analysis_s"] = num(whole.analysis_seconds());
@@ -219,7 +116,11 @@ int run(int argc, char** argv) {
       const std::vector<double> b = cli::random_vector(static_cast<std::size_t>(T.rows), 17);
       std::vector<double> xref(b.size());
       ref::sptrsv(T, Triangle::Lower, false, b.data(), xref.data());
-      for (const std::string& policy : ro.policies) time_policy(runtime, T, policy, ro, whole, e.name, b, xref, row);
+      std::vector<bench::PolicyTiming> timings;
+      for (const std::string& policy : ro.policies)
+        timings.push_back(bench::start_policy(runtime, T, policy, ro, whole, e.name, b));
+      bench::time_policies(timings, ro, b);
+      for (const bench::PolicyTiming& t : timings) bench::record_policy(t, xref, row);
     } catch (const std::exception& ex) {
       row["decided"] = std::string("error: ") + ex.what();
       std::fprintf(stderr, "%s: %s\n", e.name.c_str(), ex.what());

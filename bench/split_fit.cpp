@@ -183,7 +183,7 @@ std::vector<std::string> split_table_columns() {
   for (const auto& [name, value] : planners::structure_list(planners::SplitStructure{})) c.push_back(name);
   for (const char* k : {"analysis_s", "cpu_width", "gpu", "decided"}) c.emplace_back(k);
   for (const std::string& p : split_policy_names())
-    for (const char* k : {"_ms", "_setup_s", "_split_setup_s", "_error", "_note"}) c.push_back(p + k);
+    for (const char* k : {"_ms", "_spread", "_setup_s", "_split_setup_s", "_error", "_note"}) c.push_back(p + k);
   for (const char* k : {"auto_policy", "auto_how", "auto_measure", "auto_measure_s"}) c.emplace_back(k);
   return c;
 }

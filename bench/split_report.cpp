@@ -55,6 +55,7 @@ int split_report(int argc, char** argv) {
     t = planners::SplitThresholds::from_tsv(text, p.get("split-model"));
   }
   int within = 0, fastest = 0, at_least_1 = 0, at_least_095 = 0, live_agrees = 0, measured = 0, measured_within = 0;
+  int own_1 = 0, own_095 = 0, own_timed = 0;  // the auto solver's own median against the best unified
   std::vector<double> speedups, measure_ms, measure_solves;  // the tie-break's cost, in ms and in solves
   std::map<std::string, int> decided_count, best_count;
   std::string rows, winners, anchors;
@@ -80,6 +81,11 @@ int split_report(int argc, char** argv) {
       measure_solves.push_back(measure_ms.back() / number(c.row, "auto_ms"));
     }
     const double auto_ms = number(c.row, "auto_ms");
+    if (std::isfinite(auto_ms)) {
+      ++own_timed;
+      own_1 += c.best_unified_ms / auto_ms >= 1.0;
+      own_095 += c.best_unified_ms / auto_ms >= 0.95;
+    }
     rows += "| " + c.name + " | " + c.row.at("rows") + " | " + c.row.at("NL") + " | " + c.best + " " + ms_text(c.best_ms) +
             " | " + c.best_unified + " " + ms_text(c.best_unified_ms) + " | " + decided + " " + ms_text(ms) + " | " +
             ms_text(speedup) + " | " + (ms <= 1.05 * c.best_ms ? "yes" : "**no**") + " | " + live + " " +
@@ -106,6 +112,9 @@ int split_report(int argc, char** argv) {
   std::printf("- speedup distribution: min %.3g, 10th percentile %.3g, median %.3g, 90th %.3g, max %.3g\n",
               quantile(speedups, 0), quantile(speedups, 0.1), quantile(speedups, 0.5), quantile(speedups, 0.9),
               quantile(speedups, 1));
+  std::printf("- the auto solver's own median (its policy timed as one more, not the policy's column) over the best "
+              "unified policy >= 1.0: %d / %d; >= 0.95: %d\n",
+              own_1, own_timed, own_095);
   std::printf("- the live auto solver made the model's decision on %d / %zu; it measured on %d (within 5 %%: %d)\n",
               live_agrees, cases.size(), measured, measured_within);
   if (!measure_ms.empty())

@@ -35,7 +35,8 @@ SplitMeasureOptions SplitMeasureOptions::parse(const std::string& text) {
   std::string pairs = text;
   if (pairs == "on") pairs.clear();
   else if (pairs.rfind("on:", 0) == 0) pairs = pairs.substr(3);
-  const std::string who = "split measure '" + text + "' (off, on, or on:margin=..,max-ms=..,candidates=..,solves=..)";
+  const std::string who =
+      "split measure '" + text + "' (off, on, or on:margin=..,max-ms=..,candidates=..,rounds=..,solves=..,extra=..)";
   for (const KeyValue& item : split_key_values(pairs, who)) {
     const std::string& key = item.key;
     const std::string& value = item.value;
@@ -44,12 +45,13 @@ SplitMeasureOptions SplitMeasureOptions::parse(const std::string& text) {
       if (o.margin < 1) throw InvalidArgument("split measure '" + text + "': margin must be at least 1");
     } else if (key == "max-ms") {
       o.max_predicted_ms = positive_number(key, value, text);
-    } else if (key == "candidates" || key == "solves") {
-      const double v = positive_number(key, value, text);
+    } else if (key == "candidates" || key == "rounds" || key == "solves" || key == "extra") {
+      const double v = key == "extra" && value == "0" ? 0.0 : positive_number(key, value, text);
       if (v != std::floor(v) || v > 1000) throw InvalidArgument("split measure '" + text + "': " + key + " must be a whole number up to 1000");
-      (key == "solves" ? o.solves : o.max_candidates) = static_cast<int>(v);
+      (key == "solves" ? o.solves : key == "rounds" ? o.rounds : key == "extra" ? o.extra_rounds : o.max_candidates) =
+          static_cast<int>(v);
     } else {
-      throw InvalidArgument("split measure '" + text + "': unknown key '" + key + "' (margin, max-ms, candidates, solves)");
+      throw InvalidArgument("split measure '" + text + "': unknown key '" + key + "' (margin, max-ms, candidates, rounds, solves, extra)");
     }
   }
   if (o.max_candidates < 2) throw InvalidArgument("split measure '" + text + "': candidates must be at least 2");
@@ -59,7 +61,8 @@ SplitMeasureOptions SplitMeasureOptions::parse(const std::string& text) {
 std::string SplitMeasureOptions::to_string() const {
   if (!enabled) return "off";
   return "on:margin=" + number(margin) + ",max-ms=" + number(max_predicted_ms) +
-         ",candidates=" + std::to_string(max_candidates) + ",solves=" + std::to_string(solves);
+         ",candidates=" + std::to_string(max_candidates) + ",rounds=" + std::to_string(rounds) +
+         ",solves=" + std::to_string(solves) + ",extra=" + std::to_string(extra_rounds);
 }
 
 std::vector<SplitPolicy> measure_candidates(const SplitDecision& d, const SplitMeasureOptions& o, std::string* why) {
@@ -105,8 +108,8 @@ std::vector<SplitPolicy> measure_candidates(const SplitDecision& d, const SplitM
   return c;
 }
 
-SplitMeasurement measure_split(const SplitDecision& d, const std::vector<SplitPolicy>& candidates, int solves,
-                               const SolveTimer& timer) {
+SplitMeasurement measure_split(const SplitDecision& d, const std::vector<SplitPolicy>& candidates,
+                               const SplitMeasureOptions& o, const SolveTimer& timer) {
   SplitMeasurement m;
   m.pick = d.policy;
   std::vector<std::vector<double>> times(candidates.size());
@@ -122,23 +125,45 @@ SplitMeasurement measure_split(const SplitDecision& d, const std::vector<SplitPo
     }
   };
   const std::size_t n = candidates.size();
-  for (std::size_t k = 0; k < n; ++k) time_one(k, false);  // warm-ups: the lazy preparations
-  for (int r = 0; r < solves; ++r)
-    for (std::size_t j = 0; j < n; ++j) time_one((j + static_cast<std::size_t>(r)) % n, true);
-  double best = INFINITY;
-  for (std::size_t k = 0; k < n; ++k) {
-    MeasuredPolicy& c = m.candidates[k];
-    if (!c.error.empty() || times[k].empty()) continue;
-    std::vector<double>& t = times[k];
+  const auto turn = [&](std::size_t k) {
+    time_one(k, false);  // untimed: caches and workers as the previous candidate left them
+    for (int s = 0; s < o.solves; ++s) time_one(k, true);
+  };
+  const auto median_ms = [&](std::size_t k) {
+    if (!m.candidates[k].error.empty() || times[k].empty()) return std::nan("");
+    std::vector<double> t = times[k];
     std::sort(t.begin(), t.end());
-    c.measured_ms = 1e3 * (t.size() % 2 ? t[t.size() / 2] : 0.5 * (t[t.size() / 2 - 1] + t[t.size() / 2]));
-    if (c.measured_ms < best) {
-      best = c.measured_ms;
-      m.pick = c.policy;
-      m.measured = true;
-    }
+    return 1e3 * (t.size() % 2 ? t[t.size() / 2] : 0.5 * (t[t.size() / 2 - 1] + t[t.size() / 2]));
+  };
+  // The candidates by median, fastest first (those without one left out).
+  const auto ranked = [&]() {
+    std::vector<std::size_t> order;
+    for (std::size_t k = 0; k < n; ++k)
+      if (std::isfinite(median_ms(k))) order.push_back(k);
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return median_ms(a) < median_ms(b); });
+    return order;
+  };
+  for (std::size_t k = 0; k < n; ++k) time_one(k, false);  // warm-ups: the lazy preparations
+  for (int r = 0; r < o.rounds; ++r)
+    for (std::size_t j = 0; j < n; ++j) turn((j + static_cast<std::size_t>(r)) % n);
+  // A close call between the best two gets more rounds of those two alone: the other candidates
+  // are out of it, and a median of a few solves cannot separate policies a few percent apart.
+  int extra = 0;
+  for (; extra < o.extra_rounds; ++extra) {
+    const std::vector<std::size_t> order = ranked();
+    if (order.size() < 2 || median_ms(order[1]) > kCloseCall * median_ms(order[0])) break;
+    turn(order[static_cast<std::size_t>(extra % 2)]);
+    turn(order[static_cast<std::size_t>(1 - extra % 2)]);
   }
-  m.why = m.measured ? std::to_string(n) + " candidates, " + std::to_string(solves) + " solves each"
+  for (std::size_t k = 0; k < n; ++k) m.candidates[k].measured_ms = median_ms(k);
+  const std::vector<std::size_t> order = ranked();
+  if (!order.empty()) {
+    m.pick = m.candidates[order[0]].policy;
+    m.measured = true;
+  }
+  m.why = m.measured ? std::to_string(n) + " candidates, " + std::to_string(o.rounds) + " rounds of " +
+                         std::to_string(o.solves) + " timed solves each" +
+                         (extra ? ", " + std::to_string(extra) + " more for the best two" : "")
                      : "every candidate failed; the model's decision stands";
   return m;
 }

@@ -1,7 +1,7 @@
 // The split model's measured tie-break: where the cost models cannot separate the best two or three
 // policies (predicted within a margin of each other) and the predicted solve is cheap, time those
-// candidates live at setup (a warm-up each, then a few solves each, interleaved; median) and keep
-// the fastest. Small triangles are where the models' error is of the order of the gaps between
+// candidates live at setup (a warm-up each, then rounds of a few back-to-back solves each; median)
+// and keep the fastest. Small triangles are where the models' error is of the order of the gaps between
 // policies (one core, the CPUs' level-scheduled task and the GPU within 20-40 % of each other), and
 // where a few solves cost little next to the setup. Pure logic: the caller times a solve.
 #pragma once
@@ -13,6 +13,9 @@
 
 namespace hetsparse::planners {
 
+// Two medians within this ratio are a close call (the measurement's extra rounds).
+inline constexpr double kCloseCall = 1.1;
+
 struct SplitMeasureOptions {
   bool enabled = true;
   // Candidates: policies predicted within margin x the best prediction (the decided one always).
@@ -20,10 +23,19 @@ struct SplitMeasureOptions {
   // Only when the best prediction is at most this many milliseconds.
   double max_predicted_ms = 2.0;
   int max_candidates = 3;
-  int solves = 5;  // timed solves per candidate, after one warm-up each (its lazy preparation)
+  // After one warm-up each (its lazy preparation), `rounds` turns per candidate, each one untimed
+  // solve (it meets caches and workers as the previous candidate left them) and `solves` timed ones
+  // back to back: the repeated solves a user runs, which single interleaved solves are not (they
+  // timed the CPUs' level-scheduled task and the GPU up to 1.6x slower than their steady state).
+  int rounds = 3;
+  int solves = 2;
+  // Then, while the best two medians are within kCloseCall of each other, up to this many more
+  // rounds of those two alone.
+  int extra_rounds = 6;
 
   // "off", "on", or "on:" / "" followed by "key=value" pairs separated by commas, keys margin,
-  // max-ms, candidates, solves (e.g. "on:margin=1.3,solves=7"). InvalidArgument naming the bad part.
+  // max-ms, candidates, rounds, solves, extra (e.g. "on:margin=1.3,solves=3"; extra may be 0).
+  // InvalidArgument naming the bad part.
   static SplitMeasureOptions parse(const std::string& text);
   std::string to_string() const;  // parse(to_string()) gives this back
 };
@@ -57,11 +69,12 @@ struct SplitMeasurement {
 // It may throw: that candidate is dropped.
 using SolveTimer = std::function<double(SplitPolicy)>;
 
-// One warm-up per candidate, then `solves` rounds over the candidates (each round starting one
-// further on, so no policy always follows the same one), and the lowest median wins. With fewer
-// than one candidate left that solved, the decided policy stands (measured = false). `seconds` is
-// left to the caller (it includes the candidates' setups).
-SplitMeasurement measure_split(const SplitDecision& d, const std::vector<SplitPolicy>& candidates, int solves,
-                               const SolveTimer& timer);
+// One warm-up per candidate, then o.rounds rounds over the candidates (each round starting one
+// further on, so no policy always follows the same one), each candidate's turn one untimed and
+// o.solves timed solves, then the close call's extra rounds; the lowest median wins. With no
+// candidate left that solved, the decided policy stands (measured = false). `seconds` is left to
+// the caller (it includes the candidates' setups).
+SplitMeasurement measure_split(const SplitDecision& d, const std::vector<SplitPolicy>& candidates,
+                               const SplitMeasureOptions& o, const SolveTimer& timer);
 
 }  // namespace hetsparse::planners

@@ -83,7 +83,7 @@ planners::SplitMeasurement TriangularSolver::measure_split(const TriangularSolve
     s->solve(b.data(), x.data());
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
-  planners::SplitMeasurement m = planners::measure_split(decision, candidates, options.split.measure.solves, timer);
+  planners::SplitMeasurement m = planners::measure_split(decision, candidates, options.split.measure, timer);
   if (m.measured && planners::is_split(m.pick)) split = std::move(solvers[index_of(m.pick)]->split_);
   solvers.clear();  // their handles and data before the time is taken
   m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

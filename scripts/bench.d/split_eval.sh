@@ -128,7 +128,8 @@ corpus() {  # corpus NAME: run the corpus (resuming) until done or the deadline
     [ $left -gt 20 ] || { echo "== deadline: $name stopped" | tee -a "$log" >&2; return; }
     echo "== $name ($left s left)" | tee -a "$log" >&2
     timeout "$left" "$B" run --corpus "$OUTDIR/corpus_$name.tsv" --matrix-dir "$MATRICES" --sched "$SCHED" \
-      --output "$OUTDIR/split_$name.tsv" --skip-done --budget "${BUDGET:-0.2}" "${model_args[@]}" >> "$log" 2>&1 && return
+      --output "$OUTDIR/split_$name.tsv" --skip-done --budget "${BUDGET:-0.3}" --max-runs "${MAX_RUNS:-100}" \
+      "${model_args[@]}" >> "$log" 2>&1 && return
     echo "== exit $? in $name, resuming" | tee -a "$log" >&2
     tries=$((tries + 1))
   done

@@ -1,5 +1,5 @@
 // The split model's measured tie-break without a runtime: which policies it times (none when the
-// cost models are confident or the solve is predicted expensive), the interleaved timing with a
+// cost models are confident or the solve is predicted expensive), the rounds of timed solves with a
 // fake timer (the fastest median wins, a failing candidate is dropped), and the options' text form.
 #include <gtest/gtest.h>
 
@@ -66,22 +66,28 @@ TEST(SplitMeasure, GpuGpuBringsTheUnifiedGpu) {
             (std::vector<SplitPolicy>{SplitPolicy::GpuGpu, SplitPolicy::UnifiedGpu, SplitPolicy::CpuGpu}));
 }
 
-TEST(SplitMeasure, TheFastestMedianWinsAndCallsAreInterleaved) {
+TEST(SplitMeasure, TheFastestMedianWinsOverRoundsOfBackToBackSolves) {
   const auto d = decided(SplitPolicy::UnifiedCpuLevels, {0.20, 0.24, 0.28, kNone, kNone, kNone});
   const std::vector<SplitPolicy> c = planners::measure_candidates(d, {});
   ASSERT_EQ(c.size(), 3u);
   // The fake machine: cpu-levels 0.30 ms, cpu 0.10 ms with one 5 ms outlier (the median ignores
-  // it), gpu 0.25 ms; the first call of each (its warm-up) takes 50 ms.
+  // it), gpu 0.25 ms; the first call of each (its warm-up) takes 50 ms, and the first solve of a
+  // turn after another candidate's takes 2 ms (cold caches, parked workers): never timed.
   std::map<SplitPolicy, int> calls;
   std::vector<SplitPolicy> order;
   const planners::SolveTimer timer = [&](SplitPolicy p) {
+    const bool first_of_turn = order.empty() || order.back() != p;
     order.push_back(p);
     const int k = calls[p]++;
     if (k == 0) return 0.05;
-    if (p == SplitPolicy::UnifiedCpu) return k == 2 ? 5e-3 : 1.0e-4;
+    if (first_of_turn) return 2e-3;
+    if (p == SplitPolicy::UnifiedCpu) return k == 3 ? 5e-3 : 1.0e-4;
     return p == SplitPolicy::UnifiedCpuLevels ? 3.0e-4 : 2.5e-4;
   };
-  const planners::SplitMeasurement m = planners::measure_split(d, c, 5, timer);
+  planners::SplitMeasureOptions o;
+  o.rounds = 4;
+  o.solves = 3;
+  const planners::SplitMeasurement m = planners::measure_split(d, c, o, timer);
   EXPECT_TRUE(m.measured);
   EXPECT_STREQ(m.how(), "measured");
   EXPECT_EQ(m.pick, SplitPolicy::UnifiedCpu);
@@ -90,20 +96,54 @@ TEST(SplitMeasure, TheFastestMedianWinsAndCallsAreInterleaved) {
   EXPECT_NEAR(m.candidates[0].measured_ms, 0.30, 1e-12);
   EXPECT_NEAR(m.candidates[2].measured_ms, 0.25, 1e-12);
   EXPECT_DOUBLE_EQ(m.candidates[0].predicted_ms, 0.24);  // cpu-levels, the decided one
-  for (const auto& [p, n] : calls) EXPECT_EQ(n, 6) << planners::to_string(p);  // warm-up + 5
-  // Warm-ups first, then rounds of all three, each round starting one further on.
-  ASSERT_EQ(order.size(), 18u);
-  EXPECT_EQ(order[3], c[0]);
-  EXPECT_EQ(order[6], c[1]);
-  EXPECT_EQ(order[9], c[2]);
+  for (const auto& [p, n] : calls) EXPECT_EQ(n, 1 + 4 * (1 + 3)) << planners::to_string(p);
+  // Warm-ups first, then rounds of all three, each round starting one further on, a turn being
+  // four solves of one candidate.
+  ASSERT_EQ(order.size(), 3u + 4 * 3 * 4);
+  for (std::size_t k = 0; k < 3; ++k) EXPECT_EQ(order[k], c[k]);
+  for (std::size_t r = 0; r < 4; ++r)
+    for (std::size_t j = 0; j < 3; ++j)
+      for (std::size_t s = 0; s < 4; ++s) EXPECT_EQ(order[3 + 12 * r + 4 * j + s], c[(j + r) % 3]) << r << " " << j;
   EXPECT_NE(m.describe().find("-> cpu"), std::string::npos) << m.describe();
+}
+
+TEST(SplitMeasure, ACloseCallGetsMoreRoundsOfTheBestTwo) {
+  const auto d = decided(SplitPolicy::UnifiedCpuLevels, {0.20, 0.24, 0.28, kNone, kNone, kNone});
+  const std::vector<SplitPolicy> c = planners::measure_candidates(d, {});
+  ASSERT_EQ(c.size(), 3u);
+  // cpu 0.205 ms and gpu 0.200 ms (within 10 %: a close call), cpu-levels 0.5 ms (out of it).
+  std::map<SplitPolicy, int> calls;
+  std::vector<SplitPolicy> order;
+  const planners::SolveTimer timer = [&](SplitPolicy p) {
+    order.push_back(p);
+    ++calls[p];
+    return p == SplitPolicy::UnifiedCpu ? 2.05e-4 : p == SplitPolicy::UnifiedGpu ? 2.0e-4 : 5e-4;
+  };
+  planners::SplitMeasureOptions o;  // 3 rounds of 2 timed solves, then up to 6 extra rounds
+  const planners::SplitMeasurement m = planners::measure_split(d, c, o, timer);
+  EXPECT_EQ(m.pick, SplitPolicy::UnifiedGpu);
+  EXPECT_EQ(calls[SplitPolicy::UnifiedCpuLevels], 1 + 3 * 3);
+  EXPECT_EQ(calls[SplitPolicy::UnifiedCpu], 1 + 3 * 3 + 6 * 3);
+  EXPECT_EQ(calls[SplitPolicy::UnifiedGpu], 1 + 3 * 3 + 6 * 3);
+  // The extra rounds alternate which of the two goes first: gpu (the best so far), then cpu.
+  const std::size_t extra_start = 3 + 3 * 3 * 3;
+  ASSERT_EQ(order.size(), extra_start + 6 * 6);
+  EXPECT_EQ(order[extra_start], SplitPolicy::UnifiedGpu);
+  EXPECT_EQ(order[extra_start + 6], SplitPolicy::UnifiedCpu);
+  EXPECT_NE(m.why.find("6 more for the best two"), std::string::npos) << m.why;
+  // Without the extra rounds, the three rounds alone.
+  o.extra_rounds = 0;
+  calls.clear();
+  order.clear();
+  EXPECT_EQ(planners::measure_split(d, c, o, timer).pick, SplitPolicy::UnifiedGpu);
+  EXPECT_EQ(order.size(), extra_start);
 }
 
 TEST(SplitMeasure, AFailingCandidateIsDroppedAndAllFailingKeepsTheModel) {
   const auto d = decided(SplitPolicy::UnifiedGpu, {0.30, 0.25, 0.20, kNone, kNone, kNone});
   const std::vector<SplitPolicy> c = {SplitPolicy::UnifiedGpu, SplitPolicy::UnifiedCpuLevels};
   int gpu_calls = 0;
-  const planners::SplitMeasurement m = planners::measure_split(d, c, 3, [&](SplitPolicy p) {
+  const planners::SplitMeasurement m = planners::measure_split(d, c, {}, [&](SplitPolicy p) {
     if (p == SplitPolicy::UnifiedGpu) {
       ++gpu_calls;
       throw InvalidArgument("transform refused");
@@ -116,7 +156,7 @@ TEST(SplitMeasure, AFailingCandidateIsDroppedAndAllFailingKeepsTheModel) {
   EXPECT_TRUE(std::isnan(m.candidates[0].measured_ms));
   EXPECT_EQ(m.candidates[0].error, "transform refused");
   const planners::SplitMeasurement none =
-      planners::measure_split(d, c, 3, [](SplitPolicy) -> double { throw InvalidArgument("no"); });
+      planners::measure_split(d, c, {}, [](SplitPolicy) -> double { throw InvalidArgument("no"); });
   EXPECT_FALSE(none.measured);
   EXPECT_STREQ(none.how(), "model");
   EXPECT_EQ(none.pick, SplitPolicy::UnifiedGpu);
@@ -128,15 +168,17 @@ TEST(SplitMeasure, OptionsParseOnce) {
   const O on = O::parse("on");
   EXPECT_TRUE(on.enabled);
   EXPECT_EQ(on.to_string(), O{}.to_string());
-  const O custom = O::parse("on:margin=1.3,max-ms=0.8,candidates=2,solves=7");
+  const O custom = O::parse("on:margin=1.3,max-ms=0.8,candidates=2,rounds=5,solves=7,extra=0");
   EXPECT_DOUBLE_EQ(custom.margin, 1.3);
   EXPECT_DOUBLE_EQ(custom.max_predicted_ms, 0.8);
   EXPECT_EQ(custom.max_candidates, 2);
+  EXPECT_EQ(custom.rounds, 5);
   EXPECT_EQ(custom.solves, 7);
+  EXPECT_EQ(custom.extra_rounds, 0);
   EXPECT_EQ(O::parse(custom.to_string()).to_string(), custom.to_string());
   EXPECT_EQ(O::parse("solves=3").solves, 3);
   for (const char* bad : {"yes", "on:margin", "on:margin=0.9", "on:solves=2.5", "on:solves=0", "on:speed=2",
-                          "on:candidates=1", "on:max-ms=-1", "on:max-ms=nan"})
+                          "on:candidates=1", "on:max-ms=-1", "on:max-ms=nan", "on:rounds=0", "on:rounds=1.5", "on:extra=-1", "on:extra=0.5"})
     EXPECT_THROW(O::parse(bad), InvalidArgument) << bad;
 }
 
