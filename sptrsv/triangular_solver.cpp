@@ -38,6 +38,7 @@ TriangularSolver::TriangularSolver(rt::TaskRuntime& runtime) : rt_(runtime) {}
 TriangularSolver::~TriangularSolver() = default;
 
 void TriangularSolver::release_matrix() {
+  staged_.reset();  // sized for the previous matrix
   split_.reset();  // split hook: the parts and the split's data
   level_tasks_.reset();
   handles_.reset();  // unregisters the previous matrix, if any

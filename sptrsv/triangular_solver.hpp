@@ -112,6 +112,9 @@ class TriangularSolver {
   void update_values(const Csr& T);
   // X = T^-1 B (or T^-T B): b and x are n x nrhs, column-major with leading dimension n; x may be b.
   // Registers b and x for the call, submits the solve and waits for it; task errors are rethrown here.
+  // A small single-vector solve that goes to a GPU copies b and x through pinned buffers the solver
+  // keeps registered instead (a pageable copy's fixed cost is of the order of a small kernel's);
+  // calls on one solver are then serialised.
   void solve(const double* b, double* x, int nrhs = 1, bool transpose = false);
   // x = T^-1 b on vectors the runtime already holds (n doubles each, registered by the caller, e.g.
   // with VectorDesc::cuda_device to keep them on a GPU): the path of an iterative solver. Submits the
@@ -198,6 +201,10 @@ class TriangularSolver {
   // One solve of registered b and x (n x nrhs): the sptrsv task, or the CPU level modes' tasks.
   void submit_solve(rt::HandleId b, rt::HandleId x, int nrhs, bool transpose);
   void submit_cpu_levels(rt::HandleId b, rt::HandleId x, int nrhs);
+  // Whether a solve of nrhs columns runs on a CUDA worker (unified on the GPU, or a split with a GPU
+  // part), and solve()'s path for such a solve of a small vector (triangular_solver_solve.cpp).
+  bool solves_on_gpu(int nrhs, bool transpose) const;
+  void solve_staged(const double* b, double* x);
   // The registered matrix for a task: plus the segments (device_data) and the level schedule with
   // its level-ordered copy (levels), as the task's implementations read them.
   codelets::SptrsvMatrixHandles matrix_handles(bool device_data, bool levels) const;
@@ -219,6 +226,13 @@ class TriangularSolver {
   std::unique_ptr<Handles> handles_;
   std::unique_ptr<LevelTaskPlanner> level_tasks_;  // its tokens go before the pattern
   std::unique_ptr<SplitSolver> split_;              // its handles go first
+  // solve_staged's pinned copies of b and x, registered once (null until a staged solve).
+  struct StagedVectors {
+    std::vector<double> b, x;
+    rt::DataHandle hb, hx;  // declared after the buffers: unregistered before they are freed
+  };
+  std::unique_ptr<StagedVectors> staged_;
+  std::mutex staged_mutex_;
   CpuMode cpu_mode_ = CpuMode::Serial;
   std::int64_t cpu_min_entries_ = 0;
   int cpu_chunks_ = 0;

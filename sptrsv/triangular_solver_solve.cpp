@@ -2,11 +2,13 @@
 // tasks), for host vectors (solve) and for vectors the runtime already holds (submit).
 #include <algorithm>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "codelets/sptrsv/sptrsv_codelet.hpp"
 #include "codelets/sptrsv/sptrsv_level_codelets.hpp"
 #include "hetsparse/error.hpp"
+#include "planners/split_sptrsv_decision.hpp"
 #include "sptrsv/split_solver.hpp"
 #include "sptrsv/triangular_solver.hpp"
 
@@ -15,6 +17,10 @@ namespace {
 
 // Between the two sizes whose copies were measured (H100 call 7): 8 MB pageable, 33.6 MB pinned.
 constexpr std::size_t kPinSolveVectorsBytes = std::size_t{16} << 20;
+// Below this, a solve on a GPU copies b and x through the solver's pinned buffers: two host copies
+// and two DMAs cost less than two pageable cudaMemcpy, whose fixed cost dominates small vectors
+// (docs/benchmarks.md, issue 16, sixteenth session).
+constexpr std::size_t kStageSolveVectorsBytes = std::size_t{1} << 20;
 
 }  // namespace
 
@@ -25,6 +31,10 @@ void TriangularSolver::solve(const double* b, double* x, int nrhs, bool transpos
   if (n == 0) return;
   const auto ld = static_cast<std::size_t>(n);
   const auto cols = static_cast<std::size_t>(nrhs);
+  if (ld * cols * sizeof(double) < kStageSolveVectorsBytes && solves_on_gpu(nrhs, transpose)) {
+    solve_staged(b, x);
+    return;
+  }
 
   // b and x as separate handles: a copy of b when they alias (one buffer cannot be two handles).
   std::vector<double> b_copy;
@@ -40,6 +50,36 @@ void TriangularSolver::solve(const double* b, double* x, int nrhs, bool transpos
   submit_solve(hb.id(), hx.id(), nrhs, transpose);
   rt_.wait_all();
   hx.reset();  // brings x home
+}
+
+bool TriangularSolver::solves_on_gpu(int nrhs, bool transpose) const {
+  if (nrhs != 1 || transpose) return false;
+  if (split_ && split_->active()) {
+    const planners::SplitPolicy p = split_->decision().policy;
+    return p == planners::SplitPolicy::CpuGpu || p == planners::SplitPolicy::GpuGpu;
+  }
+  return gpu_ && device_where_ == rt::Where::Cuda;
+}
+
+void TriangularSolver::solve_staged(const double* b, double* x) {
+  std::lock_guard<std::mutex> lock(staged_mutex_);
+  const auto n = static_cast<std::size_t>(shape().n);
+  if (!staged_) {
+    staged_ = std::make_unique<StagedVectors>();
+    staged_->b.resize(n);
+    staged_->x.resize(n);
+    staged_->hb = rt::DataHandle(rt_, rt_.register_matrix({staged_->b.data(), n, n, 1, true}));
+    staged_->hx = rt::DataHandle(rt_, rt_.register_matrix({staged_->x.data(), n, n, 1, true}));
+  }
+  {
+    // Write access: the GPU's copy of the last b is dropped, nothing is fetched.
+    rt::HostAccess in(rt_, staged_->hb.id(), rt::Access::Write);
+    std::copy(b, b + n, staged_->b.data());
+  }
+  submit_solve(staged_->hb.id(), staged_->hx.id(), 1, false);
+  rt_.wait_all();
+  rt::HostAccess out(rt_, staged_->hx.id(), rt::Access::Read);  // x comes home by DMA
+  std::copy(staged_->x.begin(), staged_->x.end(), x);  // x may be b: b was copied first
 }
 
 void TriangularSolver::submit(rt::HandleId b, rt::HandleId x) {

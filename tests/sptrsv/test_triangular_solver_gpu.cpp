@@ -90,6 +90,42 @@ void check_scheme_through_starpu(rt::Runtime& r, const Csr& T, Triangle tri, con
 
 // cuSPARSE and AG schemes go through the codelet's per-worker prepared path: first solve prepares,
 // later ones reuse; x aliasing b and new values (re-preparation) included.
+TEST(TriangularSolverGpu, SmallSolvesThroughPinnedBuffersLargeOnesThroughTheCallersMemory) {
+  rt::Runtime r(test_runtime_options("eager", 1, 1));
+  if (r.cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
+  // solve() stages b and x below 1 MiB: 40,000 rows go through the solver's pinned buffers, 160,000
+  // rows through the caller's memory registered for the call.
+  for (index_t side : {200, 400}) {
+    const Csr T = solver_input(anchor_laplacian_lower(2, side, 5), Triangle::Lower, false, 6);
+    const std::unique_ptr<sptrsv::TriangularSolver> solver = gpu_solver(r, T, Triangle::Lower, "syncfree");
+    sptrsv::TriangularSolver& s = *solver;
+    const std::string what = std::to_string(T.rows) + " rows";
+    // Successive right-hand sides: a staged buffer must never hand back the previous solve.
+    for (std::uint64_t seed : {11, 12, 13}) {
+      const std::vector<double> B = random_values(static_cast<std::size_t>(T.rows), seed);
+      std::vector<double> X(B.size(), std::nan(""));
+      s.solve(B.data(), X.data());
+      expect_matches_reference(T, Triangle::Lower, false, false, B, X, 1, what + " seed " + std::to_string(seed));
+    }
+    // x aliasing b.
+    const std::vector<double> B = random_values(static_cast<std::size_t>(T.rows), 14);
+    std::vector<double> XB = B;
+    s.solve(XB.data(), XB.data());
+    expect_matches_reference(T, Triangle::Lower, false, false, B, XB, 1, what + " in place");
+    // Two columns (a CPU worker, the caller's memory), then one column again, then new values.
+    const std::vector<double> B2 = random_values(2 * static_cast<std::size_t>(T.rows), 15);
+    std::vector<double> X2(B2.size(), std::nan(""));
+    s.solve(B2.data(), X2.data(), 2);
+    expect_matches_reference(T, Triangle::Lower, false, false, B2, X2, 2, what + " nrhs 2");
+    Csr T2 = T;
+    for (double& v : T2.values) v *= 1.5;
+    s.update_values(T2);
+    std::vector<double> X(B.size(), std::nan(""));
+    s.solve(B.data(), X.data());
+    expect_matches_reference(T2, Triangle::Lower, false, false, B, X, 1, what + " new values");
+  }
+}
+
 TEST(TriangularSolverGpu, EverySchemeKindThroughStarpu) {
   rt::Runtime r(test_runtime_options("eager", 1, 1));
   if (r.cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
