@@ -10,11 +10,9 @@
 // The fit and the report replay the decision from the table's structure columns (split_fit.cpp).
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <memory>
 #include <set>
 #include <string>
 #include <tuple>
@@ -31,13 +29,8 @@
 #include "planners/split_sptrsv_measure.hpp"
 #include "planners/split_sptrsv_structure.hpp"
 #include "reference/sparse_reference.hpp"
-#include "sptrsv/powered_triangle.hpp"
-#include "sptrsv/prepared_scheme.hpp"
-#include "sptrsv/scheme_selection.hpp"
-#include "sptrsv/selection_store.hpp"
 #include "sptrsv/split_model_store.hpp"
 #include "sptrsv/split_solver.hpp"
-#include "sptrsv/triangular_solver.hpp"
 
 using namespace hetsparse;
 

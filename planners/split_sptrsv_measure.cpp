@@ -137,10 +137,11 @@ SplitMeasurement measure_split(const SplitDecision& d, const std::vector<SplitPo
   };
   // The candidates by median, fastest first (those without one left out).
   const auto ranked = [&]() {
+    std::vector<double> ms(n);
     std::vector<std::size_t> order;
     for (std::size_t k = 0; k < n; ++k)
-      if (std::isfinite(median_ms(k))) order.push_back(k);
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return median_ms(a) < median_ms(b); });
+      if (std::isfinite(ms[k] = median_ms(k))) order.push_back(k);
+    std::stable_sort(order.begin(), order.end(), [&ms](std::size_t a, std::size_t b) { return ms[a] < ms[b]; });
     return order;
   };
   for (std::size_t k = 0; k < n; ++k) time_one(k, false);  // warm-ups: the lazy preparations
