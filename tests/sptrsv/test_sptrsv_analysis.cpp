@@ -160,6 +160,69 @@ TEST(SptrsvAnalysis, SortedAndShuffledInputsNormaliseAlike) {
   }
 }
 
+// A lower triangle of n rows with up to five off-diagonals each (distinct columns below the row,
+// values 0.25-multiples so that halves add back exactly), rows sorted, diagonal last.
+Csr large_lower(index_t n) {
+  Csr a;
+  a.rows = a.cols = n;
+  a.rowptr.push_back(0);
+  for (index_t i = 0; i < n; ++i) {
+    for (index_t d : {977, 131, 17, 3, 1})
+      if (i >= d && (i + d) % 3 != 0) {
+        a.colind.push_back(i - d);
+        a.values.push_back(0.25 * static_cast<double>((i + d) % 7 + 1));
+      }
+    a.colind.push_back(i);
+    a.values.push_back(8.0);
+    a.rowptr.push_back(static_cast<offset_t>(a.colind.size()));
+  }
+  return a;
+}
+
+TEST(SptrsvAnalysis, ShuffledRowsWithDuplicatesNormaliseAsTheSortedOnALargeInput) {
+  const Csr sorted = large_lower(100000);
+  Csr shuffled;
+  shuffled.rows = shuffled.cols = sorted.rows;
+  shuffled.rowptr.push_back(0);
+  for (index_t i = 0; i < sorted.rows; ++i) {
+    // Reversed (diagonal first), the first off-diagonal split into two halves on every third row.
+    for (offset_t p = sorted.rowptr[i + 1] - 1; p >= sorted.rowptr[i]; --p) {
+      const bool split = i % 3 == 0 && sorted.colind[p] != i && p == sorted.rowptr[i];
+      shuffled.colind.push_back(sorted.colind[p]);
+      shuffled.values.push_back(split ? 0.5 * sorted.values[p] : sorted.values[p]);
+      if (split) {
+        shuffled.colind.push_back(sorted.colind[p]);
+        shuffled.values.push_back(0.5 * sorted.values[p]);
+      }
+    }
+    shuffled.rowptr.push_back(static_cast<offset_t>(shuffled.colind.size()));
+  }
+  const TriangularPattern a(sorted, Triangle::Lower, false), b(shuffled, Triangle::Lower, false);
+  EXPECT_EQ(a.rowptr(), b.rowptr());
+  EXPECT_EQ(a.colind(), b.colind());
+  EXPECT_EQ(a.values(), b.values());
+  EXPECT_EQ(a.rowptr().back(), static_cast<index_t>(sorted.nnz()));
+}
+
+TEST(SptrsvAnalysis, TheFirstBadRowIsNamedOnALargeInput) {
+  const Csr good = large_lower(100000);
+  // A wrong-side entry at row 30,000 and a missing diagonal at row 80,000: row order says 30,000.
+  Csr a = good;
+  a.colind[static_cast<std::size_t>(off_diagonal_entry(a, 30000))] = 30001;
+  Csr b = a;
+  const offset_t diagonal = a.rowptr[80001] - 1;
+  b.colind.erase(b.colind.begin() + diagonal);
+  b.values.erase(b.values.begin() + diagonal);
+  for (index_t i = 80001; i <= b.rows; ++i) --b.rowptr[static_cast<std::size_t>(i)];
+  expect_structure_error(b, Triangle::Lower, false, 30000, 30001);
+  // The missing diagonal alone.
+  Csr c = good;
+  c.colind.erase(c.colind.begin() + diagonal);
+  c.values.erase(c.values.begin() + diagonal);
+  for (index_t i = 80001; i <= c.rows; ++i) --c.rowptr[static_cast<std::size_t>(i)];
+  expect_structure_error(c, Triangle::Lower, false, 80000, 80000);
+}
+
 // Jacobi sweeps of level[i] = max(level[i], level[j] + 1) until nothing changes: slow and obvious.
 std::vector<index_t> brute_force_levels(const Csr& a) {
   std::vector<index_t> level(static_cast<std::size_t>(a.rows), 0);
