@@ -6,6 +6,7 @@
 #include <string>
 
 #include "hetsparse/error.hpp"
+#include "kernels/sptrsv/sptrsv_analysis.hpp"
 
 namespace hetsparse::planners {
 namespace {
@@ -223,13 +224,22 @@ SplitStructure analyse_split_structure(const kernels::TriangularView& t, const S
   s.sfl_pct = 100.0 - pct(static_cast<double>(pf_levels), static_cast<double>(s.levels));
   s.pfr_pct = pct(static_cast<double>(pf_rows), static_cast<double>(s.rows));
   for (index_t i = 0; i < t.n; ++i) s.mrl = std::max<std::int64_t>(s.mrl, t.rowptr[i + 1] - t.rowptr[i]);
-  const std::vector<index_t> column = column_counts(t);
-  s.mcl = *std::max_element(column.begin(), column.end());
+  const bool known = o.known_longest_column >= 0 && o.known_iteration_bound >= 0 && o.warp == kernels::kColumnWarp;
+  std::vector<index_t> column;
+  if (known) {
+    s.mcl = o.known_longest_column;
+  } else {
+    column = column_counts(t);
+    s.mcl = *std::max_element(column.begin(), column.end());
+  }
   s.all = level_range(t.level_ptr, t.level_nnz, 0, t.num_levels, o.wide_entries);
   s.cpu_gpu = slice_cpu_gpu(t.level_ptr, t.level_nnz, t.num_levels, o);
   s.hts = slice_hts(t.level_ptr, t.level_nnz, t.num_levels, o);
-  if (o.single_algorithm && s.mcl - 1 > o.warp) s.sas = single_algorithm_cut(t, column, o);
-  s.sas.bound = iteration_bound(column, o.warp);
+  if (o.single_algorithm && s.mcl - 1 > o.warp) {
+    if (column.empty()) column = column_counts(t);
+    s.sas = single_algorithm_cut(t, column, o);
+  }
+  s.sas.bound = known ? o.known_iteration_bound : iteration_bound(column, o.warp);
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return s;
 }

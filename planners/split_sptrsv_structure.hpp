@@ -40,6 +40,11 @@ struct SplitStructureOptions {
   // A level of at least this many entries is shared out by the CPUs' level-scheduled task (two
   // shares of kParallelTaskMinEntries); the cost models count such "wide" levels apart.
   std::int64_t wide_entries = 4096;
+  // The longest column (entries, diagonal included) and SasCut::bound, where the analysis counted
+  // them already (TriangularFeatures): with both >= 0 and a warp of kernels::kColumnWarp, the
+  // structure counts the columns only to compute the single-algorithm cut.
+  std::int64_t known_longest_column = -1;
+  std::int64_t known_iteration_bound = -1;
 };
 
 // Sizes of a range of levels: what the cost models (split_sptrsv_decision.hpp) read.

@@ -81,6 +81,7 @@ TriangularFeatures features_from_statistics(const kernels::RowStatistics& rows, 
   f.pfl = 100.0 * static_cast<double>(friendly_levels) / levels_d;
   f.pfr = 100.0 * static_cast<double>(friendly_rows) / rows_d;
   f.mcl = rows.longest_column;
+  f.long_column_extra_warps = rows.long_column_extra_warps;
   f.mrl = rows.longest_row;
   f.arl = f.alpha;
   return f;

@@ -40,6 +40,9 @@ struct TriangularFeatures {
   double pfr = 0.0;             // PFR: % of rows in parallel-friendly levels
   std::int64_t mcl = 0;         // MCL: longest column (entries, diagonal included), over all levels
   std::int64_t mrl = 0;         // MRL: longest row, over all levels
+  // Not a model feature: kernels::RowStatistics::long_column_extra_warps (-1: not counted), which
+  // spares the split's structure a second count of the columns.
+  std::int64_t long_column_extra_warps = -1;
   double arl = 0.0;             // ARL: nnz / rows
   std::int64_t pf_min_rows = 0;  // the m of PFL/PFR (200 in the paper)
 

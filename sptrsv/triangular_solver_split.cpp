@@ -26,6 +26,8 @@ void TriangularSolver::choose_split(const TriangularSolveOptions& options) {
   const TriangularPattern& p = host_pattern();
   planners::SplitStructureOptions structure_options = so.structure;
   structure_options.pf_min_rows = analysis_.parallel_friendly_rows;
+  structure_options.known_longest_column = p.features().mcl;  // the analysis counted the columns
+  structure_options.known_iteration_bound = p.features().long_column_extra_warps;
   // The single-algorithm cut (two passes over the entries) up front only for a forced GPU-GPU split;
   // auto leaves it to decide_split_with_cut: only where the decision can use it and may pay for it.
   const bool single_algorithm = structure_options.single_algorithm;

@@ -13,10 +13,15 @@
 namespace hetsparse::kernels {
 
 // Sums over the rows of a normalised matrix that the features need (sptrsv/features.hpp).
+inline constexpr std::int64_t kColumnWarp = 32;
+
 struct RowStatistics {
   std::int64_t nnz = 0;               // stored entries, diagonal included
   std::int64_t longest_row = 0;       // entries of the longest row
   std::int64_t longest_column = 0;    // entries of the longest column
+  // Over the columns of more than a warp's kColumnWarp off-diagonal entries, the warp iterations
+  // beyond the first (what a cut of the GPU-GPU split can save at most); -1: not counted.
+  std::int64_t long_column_extra_warps = -1;
   double row_length_squares = 0.0;    // sum over rows of (length - nnz / n)^2
   double inverse_distance_sum = 0.0;  // sum over rows of 1 / |row - its nearest dependency|
 };

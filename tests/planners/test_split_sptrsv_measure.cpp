@@ -29,7 +29,7 @@ planners::SplitDecision decided(SplitPolicy policy, std::array<double, 6> predic
 const double kNone = std::nan("");
 
 TEST(SplitMeasure, CandidatesAreTheNearPredictionsWithTheDecisionFirst) {
-  // cpu 0.20, cpu-levels 0.24, gpu 0.28, cpu-gpu 0.50, cpu-cpu 1.5: three within 1.5x of 0.20.
+  // cpu 0.20, cpu-levels 0.24, gpu 0.28, cpu-gpu 0.50, cpu-cpu 1.5: three within 2x of 0.20.
   const auto d = decided(SplitPolicy::UnifiedCpuLevels, {0.20, 0.24, 0.28, 0.50, 1.5, kNone});
   std::string why;
   const std::vector<SplitPolicy> c = planners::measure_candidates(d, {}, &why);

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "hetsparse/error.hpp"
 #include "planners/split_sptrsv_decision.hpp"
@@ -116,6 +117,35 @@ TEST(SplitStructure, SingleAlgorithmCutMatchesBruteForce) {
       EXPECT_EQ(fast.a21_nnz, slow.a21_nnz);
     }
   }
+}
+
+TEST(SplitStructure, TheAnalysisColumnCountsGiveTheSameStructure) {
+  // The longest column and the cut's bound from the analysis's features, or counted again.
+  for (const Csr& lower : {anchor_rmat_lower(12, 8, 4), hub_triangle(700), level_profile_lower("c300+b5000x5", 4, 7)}) {
+    const sptrsv::TriangularPattern p(lower, Triangle::Lower, false);
+    ASSERT_GE(p.features().long_column_extra_warps, 0);
+    for (bool cut : {false, true}) {
+      planners::SplitStructureOptions o;
+      o.single_algorithm = cut;
+      const planners::SplitStructure counted = planners::analyse_split_structure(p.host_view(), o);
+      o.known_longest_column = p.features().mcl;
+      o.known_iteration_bound = p.features().long_column_extra_warps;
+      planners::SplitStructure known = planners::analyse_split_structure(p.host_view(), o);
+      known.seconds = counted.seconds;  // all but the time it took
+      EXPECT_EQ(planners::structure_list(known), planners::structure_list(counted)) << "cut " << cut;
+      EXPECT_EQ(known.sas.bound, counted.sas.bound);
+    }
+  }
+  // By hand: columns 0-3 of the hub triangle hold every fourth row's hub entry.
+  const Csr lower = hub_triangle(700);
+  std::vector<std::int64_t> column(static_cast<std::size_t>(lower.rows), 0);
+  for (const index_t c : lower.colind) ++column[static_cast<std::size_t>(c)];
+  std::int64_t extra = 0;
+  for (const std::int64_t c : column)
+    for (std::int64_t off_diagonal = c - 1; off_diagonal > 32; off_diagonal -= 32) ++extra;
+  const sptrsv::TriangularPattern hub(lower, Triangle::Lower, false);
+  EXPECT_GT(extra, 0);
+  EXPECT_EQ(hub.features().long_column_extra_warps, extra);
 }
 
 TEST(SplitStructure, ListRoundTrip) {
