@@ -1,8 +1,8 @@
 // The split model's measured tie-break: where the cost models cannot separate the best two or three
 // policies (predicted within a margin of each other) and the predicted solve is cheap, time those
 // candidates live at setup (a warm-up each, then rounds of a few back-to-back solves each; median)
-// and keep the fastest. Small triangles are where the models' error is of the order of the gaps between
-// policies (one core, the CPUs' level-scheduled task and the GPU within 20-40 % of each other), and
+// and keep the fastest. Small triangles are where the models' error is of the order of the gaps
+// between policies (one core, the CPUs' level-scheduled task and the GPU close to each other), and
 // where a few solves cost little next to the setup. Pure logic: the caller times a solve.
 #pragma once
 #include <functional>
@@ -19,9 +19,8 @@ inline constexpr double kCloseCall = 1.1;
 struct SplitMeasureOptions {
   bool enabled = true;
   // Candidates: policies predicted within margin x the best prediction (the decided one always).
-  // 2, not 1.5: the GPU's cost model came out up to 1.7x high on small triangles once their solves
-  // went through pinned buffers, and 2 kept the fastest among the candidates on more of the corpus
-  // (replays on the sixteenth session's tables, docs/benchmarks.md).
+  // Wide enough for the cost models' error on small triangles, where the GPU's model runs high
+  // (replays of the measured corpus, docs/benchmarks.md, issue 17).
   double margin = 2.0;
   // Only when the best prediction is at most this many milliseconds.
   double max_predicted_ms = 2.0;
@@ -29,7 +28,7 @@ struct SplitMeasureOptions {
   // After one warm-up each (its lazy preparation), `rounds` turns per candidate, each one untimed
   // solve (it meets caches and workers as the previous candidate left them) and `solves` timed ones
   // back to back: the repeated solves a user runs, which single interleaved solves are not (they
-  // timed the CPUs' level-scheduled task and the GPU up to 1.6x slower than their steady state).
+  // found the CPUs' level-scheduled task and the GPU away from their steady state).
   int rounds = 3;
   int solves = 2;
   // Then, while the best two medians are within kCloseCall of each other, up to this many more
