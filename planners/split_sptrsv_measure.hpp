@@ -71,11 +71,11 @@ struct SplitMeasurement {
 // It may throw: that candidate is dropped.
 using SolveTimer = std::function<double(SplitPolicy)>;
 
-// One warm-up per candidate, then o.rounds rounds over the candidates (each round starting one
-// further on, so no policy always follows the same one), each candidate's turn one untimed and
-// o.solves timed solves, then the close call's extra rounds; the lowest median wins. With no
-// candidate left that solved, the decided policy stands (measured = false). `seconds` is left to
-// the caller (it includes the candidates' setups).
+// One warm-up per candidate and a second untimed solve each, then o.rounds rounds over the
+// candidates (each round starting one further on, so no policy always follows the same one), each
+// candidate's turn one untimed and o.solves timed solves, then the close call's extra rounds; the
+// lowest median wins. With no candidate left that solved, the decided policy stands (measured =
+// false). `seconds` is left to the caller (it includes the candidates' setups).
 SplitMeasurement measure_split(const SplitDecision& d, const std::vector<SplitPolicy>& candidates,
                                const SplitMeasureOptions& o, const SolveTimer& timer);
 

@@ -96,14 +96,14 @@ TEST(SplitMeasure, TheFastestMedianWinsOverRoundsOfBackToBackSolves) {
   EXPECT_NEAR(m.candidates[0].measured_ms, 0.30, 1e-12);
   EXPECT_NEAR(m.candidates[2].measured_ms, 0.25, 1e-12);
   EXPECT_DOUBLE_EQ(m.candidates[0].predicted_ms, 0.24);  // cpu-levels, the decided one
-  for (const auto& [p, n] : calls) EXPECT_EQ(n, 1 + 4 * (1 + 3)) << planners::to_string(p);
-  // Warm-ups first, then rounds of all three, each round starting one further on, a turn being
-  // four solves of one candidate.
-  ASSERT_EQ(order.size(), 3u + 4 * 3 * 4);
-  for (std::size_t k = 0; k < 3; ++k) EXPECT_EQ(order[k], c[k]);
+  for (const auto& [p, n] : calls) EXPECT_EQ(n, 2 + 4 * (1 + 3)) << planners::to_string(p);
+  // Warm-ups and a second untimed solve each first, then rounds of all three, each round starting
+  // one further on, a turn being four solves of one candidate.
+  ASSERT_EQ(order.size(), 6u + 4 * 3 * 4);
+  for (std::size_t k = 0; k < 6; ++k) EXPECT_EQ(order[k], c[k % 3]);
   for (std::size_t r = 0; r < 4; ++r)
     for (std::size_t j = 0; j < 3; ++j)
-      for (std::size_t s = 0; s < 4; ++s) EXPECT_EQ(order[3 + 12 * r + 4 * j + s], c[(j + r) % 3]) << r << " " << j;
+      for (std::size_t s = 0; s < 4; ++s) EXPECT_EQ(order[6 + 12 * r + 4 * j + s], c[(j + r) % 3]) << r << " " << j;
   EXPECT_NE(m.describe().find("-> cpu"), std::string::npos) << m.describe();
 }
 
@@ -122,11 +122,11 @@ TEST(SplitMeasure, ACloseCallGetsMoreRoundsOfTheBestTwo) {
   planners::SplitMeasureOptions o;  // 3 rounds of 2 timed solves, then up to 6 extra rounds
   const planners::SplitMeasurement m = planners::measure_split(d, c, o, timer);
   EXPECT_EQ(m.pick, SplitPolicy::UnifiedGpu);
-  EXPECT_EQ(calls[SplitPolicy::UnifiedCpuLevels], 1 + 3 * 3);
-  EXPECT_EQ(calls[SplitPolicy::UnifiedCpu], 1 + 3 * 3 + 6 * 3);
-  EXPECT_EQ(calls[SplitPolicy::UnifiedGpu], 1 + 3 * 3 + 6 * 3);
+  EXPECT_EQ(calls[SplitPolicy::UnifiedCpuLevels], 2 + 3 * 3);
+  EXPECT_EQ(calls[SplitPolicy::UnifiedCpu], 2 + 3 * 3 + 6 * 3);
+  EXPECT_EQ(calls[SplitPolicy::UnifiedGpu], 2 + 3 * 3 + 6 * 3);
   // The extra rounds alternate which of the two goes first: gpu (the best so far), then cpu.
-  const std::size_t extra_start = 3 + 3 * 3 * 3;
+  const std::size_t extra_start = 6 + 3 * 3 * 3;
   ASSERT_EQ(order.size(), extra_start + 6 * 6);
   EXPECT_EQ(order[extra_start], SplitPolicy::UnifiedGpu);
   EXPECT_EQ(order[extra_start + 6], SplitPolicy::UnifiedCpu);
