@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes the Matrix Market reader (tests/fuzz: libFuzzer + AddressSanitizer + UBSan, clang) for at
 # least RUNS executions (default 1000000) from the committed corpus, and fails on any crash, leak,
-# timeout (10 s), allocation above 64 MB (the target's budget is 16 MiB) or RSS above 1 GB. Inputs that reach new code stay in build-fuzz/corpus;
+# timeout (10 s), allocation above 64 MB (the target's budget is 64 KiB) or RSS above 1 GB. Inputs that reach new code stay in build-fuzz/corpus;
 # --merge adds them to tests/fuzz/corpus (commit them: the normal suite replays that folder, see
 # tests/bad_input/test_fuzz_corpus.cpp). A finding is written to build-fuzz/ (crash-*, leak-*, ...).
 #   scripts/fuzz.sh [--runs N] [--merge]

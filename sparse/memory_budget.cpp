@@ -93,10 +93,13 @@ std::uint64_t available_memory() {
 }
 
 void require_memory(std::uint64_t bytes, const std::string& what) {
+  // The configured cap holds for every request; the machine's memory is read only for large ones.
+  const std::uint64_t cap = configured_limit();
+  if (bytes > cap) throw InsufficientMemory(what, bytes, cap);
   // Small requests are not worth the /proc reads (tens of microseconds) on every conversion.
   constexpr std::uint64_t kUnchecked = std::uint64_t{16} << 20;
   if (bytes <= kUnchecked) return;
-  const std::uint64_t available = available_memory();
+  const std::uint64_t available = std::min({system_available(), cgroup_available(), cap});
   if (bytes > available) throw InsufficientMemory(what, bytes, available);
 }
 

@@ -15,7 +15,8 @@ namespace hetsparse {
 std::uint64_t available_memory();
 
 // Throws InsufficientMemory(what, bytes, available) when bytes exceed available_memory(); requests
-// of 16 MiB or less pass unchecked.
+// of 16 MiB or less are checked against $HETSPARSE_MEMORY_LIMIT only (InvalidSetting when it is
+// malformed), not against the machine's memory.
 void require_memory(std::uint64_t bytes, const std::string& what);
 
 // A sum of count x size terms that saturates instead of wrapping: declared sizes may be absurd.

@@ -61,6 +61,22 @@ TEST(MemoryBudget, RefusalNamesWhatAndBothFigures) {
   }
 }
 
+TEST(MemoryBudget, TheConfiguredCapHoldsForSmallRequestsToo) {
+  // Below 16 MiB the machine's memory is not read, but HETSPARSE_MEMORY_LIMIT still caps a step.
+  ScopedEnv env;
+  env.set("HETSPARSE_MEMORY_LIMIT", "1M");
+  EXPECT_NO_THROW(require_memory(std::uint64_t{512} << 10, "half"));
+  try {
+    require_memory(std::uint64_t{2} << 20, "two MiB");
+    FAIL() << "2 MiB passed a 1 MiB limit";
+  } catch (const InsufficientMemory& e) {
+    EXPECT_EQ(e.needed(), std::uint64_t{2} << 20);
+    EXPECT_EQ(e.available(), std::uint64_t{1} << 20);
+  }
+  env.set("HETSPARSE_MEMORY_LIMIT", "lots");
+  EXPECT_THROW(require_memory(1024, "tiny"), InvalidSetting);
+}
+
 TEST(MemoryBudget, HugeDeclaredDimensionIsRefusedBeforeTheCsrIsBuilt) {
   // One entry in a 2e9 x 2e9 matrix: reading is cheap, the 16 GB row pointer is not.
   ScopedEnv env;
