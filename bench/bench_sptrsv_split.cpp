@@ -36,16 +36,6 @@ using namespace hetsparse;
 
 namespace {
 
-double since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-std::string num(double v) {
-  char b[40];
-  std::snprintf(b, sizeof b, "%.6g", v);
-  return b;
-}
-
 int run(int argc, char** argv) {
   cli::ArgParser p("bench_sptrsv_split run", "Time every split and unified policy on a corpus of triangles.");
   cli::add_runtime_options(p);
@@ -98,14 +88,14 @@ int run(int argc, char** argv) {
         std::tie(s.gpu_family, s.gpu_level_factor) =
             sptrsv::gpu_scheme_steps(sptrsv::unified_gpu_scheme(whole, bench::policy_options("gpu", ro, whole, e.name)));
       const planners::SplitDecision d = planners::decide_split(s, thresholds.thresholds, machine);
-      for (const auto& [key, value] : planners::structure_list(s)) row[key] = num(value);
-      row["analysis_s"] = num(whole.analysis_seconds());
+      for (const auto& [key, value] : planners::structure_list(s)) row[key] = bench::number_field(value);
+      row["analysis_s"] = bench::number_field(whole.analysis_seconds());
       row["cpu_width"] = std::to_string(ro.cpu_width);
       row["gpu"] = machine.gpu ? "1" : "0";
       row["decided"] = planners::to_string(d.policy);
       std::fprintf(stderr, "%s: %d rows, %lld nnz, %lld levels; decided %s (%s); loaded in %.2f s\n", e.name.c_str(),
                    T.rows, static_cast<long long>(s.nnz), static_cast<long long>(s.levels), row["decided"].c_str(),
-                   d.reason.c_str(), since(t0));
+                   d.reason.c_str(), std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
       const std::vector<double> b = cli::random_vector(static_cast<std::size_t>(T.rows), 17);
       std::vector<double> xref(b.size());
       ref::sptrsv(T, Triangle::Lower, false, b.data(), xref.data());

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sparse/csr.hpp"
+#include "sparse/number_text.hpp"
 
 namespace hetsparse::bench {
 
@@ -31,5 +32,7 @@ void append_row(const std::string& path, const std::vector<std::string>& columns
 std::vector<TableRow> read_tables(const std::vector<std::string>& paths);
 // A numeric field, NaN when missing or not a number.
 double number(const TableRow& row, const std::string& column);
+// A number as the table stores it (6 significant digits).
+inline std::string number_field(double v) { return number_text(v, 6); }
 
 }  // namespace hetsparse::bench

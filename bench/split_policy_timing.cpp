@@ -21,12 +21,6 @@ double since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-std::string num(double v) {
-  char b[40];
-  std::snprintf(b, sizeof b, "%.6g", v);
-  return b;
-}
-
 double relative_error(const std::vector<double>& x, const std::vector<double>& ref) {
   double num = 0, den = 0;
   for (std::size_t i = 0; i < x.size(); ++i) {
@@ -118,11 +112,12 @@ void time_policies(std::vector<PolicyTiming>& timings, const SplitRunOptions& ro
   const std::size_t n = timings.size();
   for (int r = 0; r < rounds; ++r)
     for (std::size_t j = 0; j < n; ++j) {
-      PolicyTiming& t = timings[(j + static_cast<std::size_t>(r)) % n];
+      const std::size_t k = (j + static_cast<std::size_t>(r)) % n;
+      PolicyTiming& t = timings[k];
       if (!t.solver) continue;
       try {
         timed_solve(t, b);  // untimed: the caches and workers as the previous policy left them
-        for (int s = 0; s < per_turn[(j + static_cast<std::size_t>(r)) % n]; ++s) t.times.push_back(timed_solve(t, b));
+        for (int s = 0; s < per_turn[k]; ++s) t.times.push_back(timed_solve(t, b));
       } catch (const std::exception& e) {
         t.note = std::string("error: ") + e.what();
         t.times.clear();
@@ -138,22 +133,22 @@ void record_policy(const PolicyTiming& t, const std::vector<double>& xref, Table
     std::sort(times.begin(), times.end());
     const sptrsv::TriangularSolver& s = *t.solver;
     const double median = times[times.size() / 2];
-    row[policy + "_ms"] = num(median * 1e3);
+    row[policy + "_ms"] = number_field(median * 1e3);
     // The interquartile range over the median: how far apart two timings of the same policy fall.
-    row[policy + "_spread"] = num((times[times.size() * 3 / 4] - times[times.size() / 4]) / median);
-    row[policy + "_setup_s"] = num(s.preprocess_seconds());
-    row[policy + "_split_setup_s"] = num(s.split() ? s.split()->setup_seconds() : 0.0);
-    row[policy + "_error"] = num(relative_error(t.x, xref));
+    row[policy + "_spread"] = number_field((times[times.size() * 3 / 4] - times[times.size() / 4]) / median);
+    row[policy + "_setup_s"] = number_field(s.preprocess_seconds());
+    row[policy + "_split_setup_s"] = number_field(s.split() ? s.split()->setup_seconds() : 0.0);
+    row[policy + "_error"] = number_field(relative_error(t.x, xref));
     if (policy == "gpu") {  // the scheme that ran, for the GPU cost model
       const auto [family, factor] = sptrsv::gpu_scheme_steps(s.chosen_variant());
       row["gpu_family"] = std::to_string(family);
-      row["gpu_level_factor"] = num(factor);
+      row["gpu_level_factor"] = number_field(factor);
     }
     if (policy == "auto" && s.split()) {  // the live decision, and how it went (model or measured)
       row["auto_policy"] = planners::to_string(s.split()->decision().policy);
       row["auto_how"] = s.split()->measurement().how();
       row["auto_measure"] = s.split()->measurement().describe();
-      row["auto_measure_s"] = num(s.split()->measurement().seconds);
+      row["auto_measure_s"] = number_field(s.split()->measurement().seconds);
     }
   }
   row[policy + "_note"] = t.note;

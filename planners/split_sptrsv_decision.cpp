@@ -78,6 +78,10 @@ bool is_split(SplitPolicy p) {
   return p == SplitPolicy::CpuGpu || p == SplitPolicy::CpuCpu || p == SplitPolicy::GpuGpu;
 }
 
+bool uses_gpu(SplitPolicy p) {
+  return p == SplitPolicy::UnifiedGpu || p == SplitPolicy::CpuGpu || p == SplitPolicy::GpuGpu;
+}
+
 const char* to_string(PartDevice d) {
   switch (d) {
     case PartDevice::CpuSerial: return "cpu-serial";
@@ -170,8 +174,7 @@ void part_devices(SplitPolicy policy, const SplitStructure& s, PartDevice& part1
 SplitDecision forced_split(const SplitStructure& s, SplitPolicy policy, const SplitMachine& m) {
   SplitDecision d;
   d.policy = policy;
-  const bool needs_gpu = policy == SplitPolicy::UnifiedGpu || policy == SplitPolicy::CpuGpu || policy == SplitPolicy::GpuGpu;
-  if (needs_gpu && !m.gpu)
+  if (uses_gpu(policy) && !m.gpu)
     throw InvalidArgument(std::string("split policy ") + to_string(policy) + ": needs CUDA workers, and there are none");
   d.cut_level = policy == SplitPolicy::CpuGpu ? s.cpu_gpu.level
                 : policy == SplitPolicy::CpuCpu ? s.hts.level
@@ -201,7 +204,7 @@ SplitDecision decide_split(const SplitStructure& s, const SplitThresholds& t, co
   // The cost models' view of every policy this machine can run.
   for (std::size_t k = 0; k < d.predicted_ms.size(); ++k) {
     const SplitPolicy p = kAllSplitPolicies[k];
-    const bool gpu = p == SplitPolicy::UnifiedGpu || p == SplitPolicy::CpuGpu || p == SplitPolicy::GpuGpu;
+    const bool gpu = uses_gpu(p);
     const bool levels = p == SplitPolicy::UnifiedCpuLevels || p == SplitPolicy::CpuCpu;
     d.predicted_ms[k] = (gpu && !m.gpu) || (levels && m.cpu_parallel_width < 2) ? std::nan("") : predict_ms(t.costs, p, s);
   }

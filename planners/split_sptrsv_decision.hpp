@@ -34,6 +34,7 @@ enum class SplitPolicy { UnifiedCpu, UnifiedCpuLevels, UnifiedGpu, CpuGpu, CpuCp
 const char* to_string(SplitPolicy);
 SplitPolicy parse_split_policy(const std::string& name);  // InvalidArgument naming the accepted ones
 bool is_split(SplitPolicy p);
+bool uses_gpu(SplitPolicy p);  // the unified GPU, or a split with a GPU part
 inline constexpr SplitPolicy kAllSplitPolicies[] = {SplitPolicy::UnifiedCpu, SplitPolicy::UnifiedCpuLevels,
                                                     SplitPolicy::UnifiedGpu, SplitPolicy::CpuGpu,
                                                     SplitPolicy::CpuCpu,     SplitPolicy::GpuGpu};

@@ -54,10 +54,7 @@ void TriangularSolver::solve(const double* b, double* x, int nrhs, bool transpos
 
 bool TriangularSolver::solves_on_gpu(int nrhs, bool transpose) const {
   if (nrhs != 1 || transpose) return false;
-  if (split_ && split_->active()) {
-    const planners::SplitPolicy p = split_->decision().policy;
-    return p == planners::SplitPolicy::CpuGpu || p == planners::SplitPolicy::GpuGpu;
-  }
+  if (split_ && split_->active()) return planners::uses_gpu(split_->decision().policy);
   return gpu_ && device_where_ == rt::Where::Cuda;
 }
 

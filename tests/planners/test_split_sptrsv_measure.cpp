@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -66,28 +67,44 @@ TEST(SplitMeasure, GpuGpuBringsTheUnifiedGpu) {
             (std::vector<SplitPolicy>{SplitPolicy::GpuGpu, SplitPolicy::UnifiedGpu, SplitPolicy::CpuGpu}));
 }
 
+// A fake machine for measure_split: times(p, k, first_of_turn) is the k-th call of p, the first
+// solve of p after another candidate's when first_of_turn; the calls are recorded in order.
+struct FakeMachine {
+  std::function<double(SplitPolicy, int, bool)> times;
+  std::map<SplitPolicy, int> calls;
+  std::vector<SplitPolicy> order;
+  planners::SolveTimer timer() {
+    return [this](SplitPolicy p) {
+      const bool first_of_turn = order.empty() || order.back() != p;
+      order.push_back(p);
+      return times(p, calls[p]++, first_of_turn);
+    };
+  }
+};
+
+// cpu-levels decided, cpu and gpu predicted near it: three candidates.
+const planners::SplitDecision kThreeNear = decided(SplitPolicy::UnifiedCpuLevels, {0.20, 0.24, 0.28, kNone, kNone, kNone});
+
 TEST(SplitMeasure, TheFastestMedianWinsOverRoundsOfBackToBackSolves) {
-  const auto d = decided(SplitPolicy::UnifiedCpuLevels, {0.20, 0.24, 0.28, kNone, kNone, kNone});
+  const planners::SplitDecision& d = kThreeNear;
   const std::vector<SplitPolicy> c = planners::measure_candidates(d, {});
   ASSERT_EQ(c.size(), 3u);
   // The fake machine: cpu-levels 0.30 ms, cpu 0.10 ms with one 5 ms outlier (the median ignores
   // it), gpu 0.25 ms; the first call of each (its warm-up) takes 50 ms, and the first solve of a
   // turn after another candidate's takes 2 ms (cold caches, parked workers): never timed.
-  std::map<SplitPolicy, int> calls;
-  std::vector<SplitPolicy> order;
-  const planners::SolveTimer timer = [&](SplitPolicy p) {
-    const bool first_of_turn = order.empty() || order.back() != p;
-    order.push_back(p);
-    const int k = calls[p]++;
+  FakeMachine machine;
+  machine.times = [](SplitPolicy p, int k, bool first_of_turn) {
     if (k == 0) return 0.05;
     if (first_of_turn) return 2e-3;
     if (p == SplitPolicy::UnifiedCpu) return k == 3 ? 5e-3 : 1.0e-4;
     return p == SplitPolicy::UnifiedCpuLevels ? 3.0e-4 : 2.5e-4;
   };
+  const std::map<SplitPolicy, int>& calls = machine.calls;
+  const std::vector<SplitPolicy>& order = machine.order;
   planners::SplitMeasureOptions o;
   o.rounds = 4;
   o.solves = 3;
-  const planners::SplitMeasurement m = planners::measure_split(d, c, o, timer);
+  const planners::SplitMeasurement m = planners::measure_split(d, c, o, machine.timer());
   EXPECT_TRUE(m.measured);
   EXPECT_STREQ(m.how(), "measured");
   EXPECT_EQ(m.pick, SplitPolicy::UnifiedCpu);
@@ -108,17 +125,17 @@ TEST(SplitMeasure, TheFastestMedianWinsOverRoundsOfBackToBackSolves) {
 }
 
 TEST(SplitMeasure, ACloseCallGetsMoreRoundsOfTheBestTwo) {
-  const auto d = decided(SplitPolicy::UnifiedCpuLevels, {0.20, 0.24, 0.28, kNone, kNone, kNone});
+  const planners::SplitDecision& d = kThreeNear;
   const std::vector<SplitPolicy> c = planners::measure_candidates(d, {});
   ASSERT_EQ(c.size(), 3u);
   // cpu 0.205 ms and gpu 0.200 ms (within 10 %: a close call), cpu-levels 0.5 ms (out of it).
-  std::map<SplitPolicy, int> calls;
-  std::vector<SplitPolicy> order;
-  const planners::SolveTimer timer = [&](SplitPolicy p) {
-    order.push_back(p);
-    ++calls[p];
+  FakeMachine machine;
+  machine.times = [](SplitPolicy p, int, bool) {
     return p == SplitPolicy::UnifiedCpu ? 2.05e-4 : p == SplitPolicy::UnifiedGpu ? 2.0e-4 : 5e-4;
   };
+  std::map<SplitPolicy, int>& calls = machine.calls;
+  std::vector<SplitPolicy>& order = machine.order;
+  const planners::SolveTimer timer = machine.timer();
   planners::SplitMeasureOptions o;  // 3 rounds of 2 timed solves, then up to 6 extra rounds
   const planners::SplitMeasurement m = planners::measure_split(d, c, o, timer);
   EXPECT_EQ(m.pick, SplitPolicy::UnifiedGpu);
