@@ -40,8 +40,9 @@ __device__ __forceinline__ std::uint32_t slot(std::uint32_t i) { return i + (i >
 template <unsigned Capacity>
 inline constexpr unsigned kSlots = Capacity + Capacity / 16;
 
-__device__ __forceinline__ double finish(double sum, double alpha, double beta, const double* y) {
-  return beta == 0.0 ? alpha * sum : alpha * sum + beta * *y;  // beta == 0: y is never read
+// y[row] = alpha sum + beta y[row]; beta == 0: y is never read.
+__device__ __forceinline__ void write_y(const TiledArgs& a, std::uint32_t row, double sum) {
+  a.y[row] = a.beta == 0.0 ? a.alpha * sum : a.alpha * sum + a.beta * a.y[row];
 }
 
 // The block's sum of v, valid in thread 0. Every thread must call it.
@@ -71,7 +72,7 @@ __device__ void finish_piece(const TiledArgs& a, unsigned tile, std::uint32_t l,
   const unsigned first = a.plan.long_first[l];
   double total = 0.0;
   for (unsigned p = first; p < first + count; ++p) total += __ldcg(a.partials + p);  // from L2, not a stale L1
-  a.y[row] = finish(total, a.alpha, a.beta, a.y + row);
+  write_y(a, row, total);
 }
 
 // First index i in [0, n) with v[i] > key (upper) or v[i] >= key (lower), n when none; v ascending.
@@ -134,13 +135,13 @@ __device__ void segmented_rows(const TiledArgs& a, const double* products, std::
       open_sum = sum;
       break;
     }
-    a.y[r0 + r] = finish(sum, a.alpha, a.beta, a.y + r0 + r);
+    write_y(a, r0 + r, sum);
   }
   __syncthreads();  // every head is in
   if (open == nrows) return;
   const std::uint32_t end = offsets[open + 1];
   for (std::uint32_t u = threadIdx.x + 1; u * PerThread < end; ++u) open_sum += heads[u];
-  a.y[r0 + open] = finish(open_sum, a.alpha, a.beta, a.y + r0 + open);
+  write_y(a, r0 + open, open_sum);
 }
 
 template <unsigned Threads, unsigned PerThread>
@@ -163,8 +164,8 @@ __global__ void __launch_bounds__(Threads) tiled_kernel(TiledArgs a) {
     col[k] = 0;
     product[k] = 0.0;
     if (i < e1) {
-      col[k] = __ldg(a.colind + i);
-      product[k] = __ldg(a.values + i);
+      col[k] = __ldcs(a.colind + i);  // streamed: evict first, so x's lines stay in L2
+      product[k] = __ldcs(a.values + i);
     }
   }
 #pragma unroll
@@ -179,7 +180,7 @@ __global__ void __launch_bounds__(Threads) tiled_kernel(TiledArgs a) {
     sum = block_sum<Threads>(sum, warp_sums);
     if (threadIdx.x != 0) return;
     if (l >= kBalancedTile) {
-      a.y[r0] = finish(sum, a.alpha, a.beta, a.y + r0);
+      write_y(a, r0, sum);
     } else {
       finish_piece(a, tile, l, r0, sum);
     }
@@ -212,7 +213,7 @@ __global__ void __launch_bounds__(Threads) tiled_kernel(TiledArgs a) {
       for (std::uint32_t j = __ldg(a.rowptr + row) - base + lane; j < end; j += width) sum += products[slot(j)];
     }
     for (unsigned offset = width / 2; offset > 0; offset /= 2) sum += __shfl_down_sync(kFullMask, sum, offset, width);
-    if (lane == 0 && i < nrows) a.y[row] = finish(sum, a.alpha, a.beta, a.y + row);
+    if (lane == 0 && i < nrows) write_y(a, row, sum);
   }
 }
 
