@@ -45,6 +45,18 @@ __device__ inline int job_of_block(const Job* __restrict__ jobs, int count, int 
   return lo;
 }
 
+// The same job for the calling block; every thread of the block must call it. Up to a job a
+// thread, the block's threads read the table together (one memory round trip instead of a chain
+// of dependent ones); larger tables are searched.
+template <typename Job>
+__device__ inline int job_of_this_block(const Job* __restrict__ jobs, int count) {
+  const int block = static_cast<int>(blockIdx.x);
+  const int threads = static_cast<int>(blockDim.x * blockDim.y);
+  if (count > threads) return job_of_block(jobs, count, block);
+  const int t = static_cast<int>(threadIdx.y * blockDim.x + threadIdx.x);
+  return __syncthreads_count(t < count && jobs[t].first_block <= block) - 1;
+}
+
 // Job tables travel as kernel parameters rather than through cudaMemcpyAsync from pageable host
 // memory, which may synchronise with the stream: a batch stays asynchronous and no host buffer has
 // to outlive the call. A chunk stays well within the 4 KiB classic parameter limit.

@@ -27,7 +27,7 @@ __global__ void __launch_bounds__(kTile * kGroups) targeted_updates(const Target
   __shared__ int position[kTile];
   __shared__ int column[kTile];
   const int block = static_cast<int>(blockIdx.x);
-  const TargetedJob& job = jobs[supernode_detail::job_of_block(jobs, count, block)];
+  const TargetedJob& job = jobs[supernode_detail::job_of_this_block(jobs, count)];
   const PanelRef t = job.t;
   const int local = block - job.first_block;
   const int i0 = (local % job.row_tiles) * kTile;
@@ -42,15 +42,29 @@ __global__ void __launch_bounds__(kTile * kGroups) targeted_updates(const Target
     const long long c = j < job.k ? static_cast<long long>(job.rows[j]) - t.first_col : -1;
     column[lane] = c >= 0 && c < t.ncols ? static_cast<int>(c) : -1;
   }
+  // The next chunk's loads are issued before this chunk's products, so a block waits for memory
+  // once, not once a chunk.
+  constexpr int kLoads = kChunk / kGroups;
+  double next_rows[kLoads], next_cols[kLoads];
+  auto load = [&](int c0) {
+#pragma unroll
+    for (int u = 0; u < kLoads; ++u) {
+      const int c = c0 + group + u * kGroups;
+      const double* col = job.a + static_cast<std::size_t>(c) * job.ld;
+      next_rows[u] = c < job.n && i0 + lane < job.m ? col[i0 + lane] : 0.0;
+      next_cols[u] = c < job.n && j0 + lane < job.k ? col[j0 + lane] : 0.0;
+    }
+  };
+  load(0);
   double acc[kPerThread] = {};
   for (int c0 = 0; c0 < job.n; c0 += kChunk) {
-    for (int c = group; c < kChunk; c += kGroups) {
-      const bool inside = c0 + c < job.n;
-      const double* col = job.a + static_cast<std::size_t>(c0 + c) * job.ld;
-      a_rows[c][lane] = inside && i0 + lane < job.m ? col[i0 + lane] : 0.0;
-      a_cols[c][lane] = inside && j0 + lane < job.k ? col[j0 + lane] : 0.0;
+#pragma unroll
+    for (int u = 0; u < kLoads; ++u) {
+      a_rows[group + u * kGroups][lane] = next_rows[u];
+      a_cols[group + u * kGroups][lane] = next_cols[u];
     }
     __syncthreads();
+    if (c0 + kChunk < job.n) load(c0 + kChunk);
 #pragma unroll
     for (int c = 0; c < kChunk; ++c) {
       const double x = a_rows[c][lane];

@@ -69,7 +69,7 @@ __global__ void __launch_bounds__(kTileRows)
     scatter_batch(const ScatterJob* __restrict__ jobs, int count, const double* __restrict__ work, PanelRef t) {
   // Blocks [jobs[u].first_block, jobs[u + 1].first_block) work on job u; every job has a tile.
   const int block = static_cast<int>(blockIdx.x);
-  const ScatterJob job = jobs[job_of_block(jobs, count, block)];
+  const ScatterJob job = jobs[job_of_this_block(jobs, count)];
   scatter_tile<true>(job, work, block - job.first_block, t);
 }
 

@@ -27,7 +27,7 @@ __global__ void __launch_bounds__(kTile * kGroups)
   __shared__ int position[kTile];               // target position of each tile row, or -1
   __shared__ int column[kTile];                 // target column of each tile column, or -1
   const int block = static_cast<int>(blockIdx.x);
-  const FusedJob job = jobs[job_of_block(jobs, count, block)];
+  const FusedJob job = jobs[job_of_this_block(jobs, count)];
   const int local = block - job.first_block;
   const int i0 = (local % job.row_tiles) * kTile;
   const int j0 = (local / job.row_tiles) * kTile;
