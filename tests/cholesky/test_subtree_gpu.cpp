@@ -158,6 +158,16 @@ TEST(SubtreeGpu, WholeForestMatchesTheCpuReference) {
   }
 }
 
+// Small forests, every panel and update through the batched kernels: the case compute-sanitizer's
+// racecheck and memcheck run in minutes.
+TEST(SubtreeGpu, SmallForestsThroughTheBatchedKernels) {
+  if (!have_gpu()) GTEST_SKIP() << "no GPU";
+  for (const Csr& A : {laplacian_3d(7, 6, 6), laplacian_2d(30, 28), elasticity_3d(4, 3, 3)}) {
+    const Problem p(A);
+    EXPECT_LE(gpu_against_reference(p, 0, p.sym.num_supernodes(), 1 << 20, 1e300), 1e-12) << A.rows;
+  }
+}
+
 // A non-positive pivot deep in a wide panel (past its first block column) is reported at the same
 // column as the reference, through the batched panel kernels and through cuSOLVER.
 TEST(SubtreeGpu, FailedPivotReportedAtTheReferenceColumn) {
