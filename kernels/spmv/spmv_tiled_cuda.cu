@@ -7,7 +7,7 @@
 // group of 1..32 lanes sized by the tile's row count (a tile of 500 short rows and one of 8 long rows
 // both keep every lane busy). Tiles of uneven rows, where one row would hold its group up, are summed
 // as a segmented sum instead: each thread takes an equal chunk of entries, writes the rows that start
-// and end in it, and the thread where a row starts adds the other chunks' pieces of it in order.
+// and end in it, and finishes the last row it starts with a suffix scan of the later chunks' heads.
 // Pieces of a long row leave their sums in the workspace; the last piece to arrive (an atomic
 // counter per long row) adds them in piece order. Results are deterministic.
 #include <cstdint>
@@ -75,73 +75,68 @@ __device__ void finish_piece(const TiledArgs& a, unsigned tile, std::uint32_t l,
   write_y(a, row, total);
 }
 
-// First index i in [0, n) with v[i] > key (upper) or v[i] >= key (lower), n when none; v ascending.
-template <bool Upper>
-__device__ __forceinline__ std::uint32_t bound(const std::uint32_t* v, std::uint32_t n, std::uint32_t key) {
-  std::uint32_t lo = 0;
-  while (n > 0) {
-    const std::uint32_t half = n / 2;
-    if (Upper ? v[lo + half] <= key : v[lo + half] < key) {
-      lo += half + 1;
-      n -= half + 1;
-    } else {
-      n = half;
-    }
-  }
-  return lo;
-}
-__device__ __forceinline__ std::uint32_t upper_bound(const std::uint32_t* v, std::uint32_t n, std::uint32_t key) {
-  return bound<true>(v, n, key);
-}
-__device__ __forceinline__ std::uint32_t lower_bound(const std::uint32_t* v, std::uint32_t n, std::uint32_t key) {
-  return bound<false>(v, n, key);
-}
-
-// The segmented sum of a tile's products (entries [0, n) of the tile, n > 0, rows r0 .. r0 + nrows):
-// thread t takes entries [t P, t P + P). A row belongs to the thread whose chunk holds its first
-// entry (empty rows: their position; at the tile's end: the thread with the last entry). Every thread
-// first sums its head, the part of a row begun in an earlier chunk; after a barrier the owner of a row
-// that runs past its chunk adds the following threads' heads.
+// The rows of a tile of uneven rows (entries [0, n) of the tile, n > 0, rows r0 .. r0 + nrows), summed
+// by equal chunks of entries: thread t takes entries [t P, t P + P). Each row's first entry is marked
+// with the row; a thread writes the rows that start and end in its chunk, and keeps its head (the
+// entries before its first mark: a row begun in an earlier chunk) and its tail (the last row it
+// starts). A tail is finished with H(t + 1), where H(u) = head_u + (no mark in chunk u ? H(u + 1) : 0)
+// is a suffix scan: a map x -> a + g x per thread (g: no mark), composed by shuffles within a warp and
+// across warps through shared memory. Few instructions a row, whatever the row lengths.
 template <unsigned Threads, unsigned PerThread>
-__device__ void segmented_rows(const TiledArgs& a, const double* products, std::uint32_t r0, std::uint32_t nrows,
-                               std::uint32_t n, std::uint32_t base) {
-  __shared__ std::uint32_t offsets[kTileMaxRows + 1];  // the tile's row offsets, from its first entry
-  __shared__ double heads[Threads];
-  for (std::uint32_t i = threadIdx.x; i <= nrows; i += Threads) offsets[i] = __ldg(a.rowptr + r0 + i) - base;
-  __syncthreads();
+__device__ void scanned_rows(const TiledArgs& a, const double* products, std::uint32_t r0, std::uint32_t nrows,
+                             std::uint32_t n, std::uint32_t base) {
+  constexpr unsigned kWarps = Threads / kWarp;
+  constexpr std::uint16_t kNoMark = 0xffff;
+  static_assert(kTileMaxRows < kNoMark, "a row index must fit a mark");
+  __shared__ std::uint16_t marks[Threads * PerThread];  // the row whose first entry is j, or kNoMark
+  __shared__ double warp_a[kWarps];
+  __shared__ bool warp_g[kWarps];
   const std::uint32_t c0 = threadIdx.x * PerThread, c1 = min(c0 + PerThread, n);
-  double head = 0.0;
-  std::uint32_t r = nrows;  // the first row this thread owns
-  if (c0 < n) {
-    const std::uint32_t holder = upper_bound(offsets, nrows + 1, c0) - 1;  // the row holding entry c0
-    if (offsets[holder] < c0) {
-      const std::uint32_t stop = min(offsets[holder + 1], c1);
-      for (std::uint32_t j = c0; j < stop; ++j) head += products[slot(j)];
-      r = holder + 1;
+  for (std::uint32_t j = c0; j < c1; ++j) marks[j] = kNoMark;
+  __syncthreads();
+  for (std::uint32_t r = threadIdx.x; r < nrows; r += Threads) {
+    const std::uint32_t b = __ldg(a.rowptr + r0 + r) - base, e = __ldg(a.rowptr + r0 + r + 1) - base;
+    if (b < e) {
+      marks[b] = static_cast<std::uint16_t>(r);
     } else {
-      r = lower_bound(offsets, nrows + 1, c0);  // empty rows at c0 first, then the row holding c0
+      write_y(a, r0 + r, 0.0);  // an empty row: y = beta y
     }
   }
-  heads[threadIdx.x] = head;
-  const bool last = c0 < n && c1 == n;
-  std::uint32_t open = nrows;  // a row of this thread that runs past its chunk
-  double open_sum = 0.0;
-  for (; r < nrows && (offsets[r] < c1 || (last && offsets[r] == n)); ++r) {
-    const std::uint32_t end = offsets[r + 1];
-    double sum = 0.0;
-    for (std::uint32_t j = offsets[r]; j < min(end, c1); ++j) sum += products[slot(j)];
-    if (end > c1) {
-      open = r;
-      open_sum = sum;
-      break;
+  __syncthreads();
+  double head = 0.0, tail = 0.0;
+  std::uint32_t row = kNoMark;  // the row of `tail`
+  for (std::uint32_t j = c0; j < c1; ++j) {
+    const std::uint16_t m = marks[j];
+    if (m != kNoMark) {
+      if (row != kNoMark) write_y(a, r0 + row, tail);
+      row = m;
+      tail = 0.0;
     }
-    write_y(a, r0 + r, sum);
+    (row == kNoMark ? head : tail) += products[slot(j)];
   }
-  __syncthreads();  // every head is in
-  if (open == nrows) return;
-  const std::uint32_t end = offsets[open + 1];
-  for (std::uint32_t u = threadIdx.x + 1; u * PerThread < end; ++u) open_sum += heads[u];
-  write_y(a, r0 + open, open_sum);
+  // This warp's suffix compositions: lane i ends with lanes [i, 31] composed.
+  const unsigned lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
+  double ca = head;
+  bool cg = row == kNoMark;
+#pragma unroll
+  for (unsigned offset = 1; offset < kWarp; offset *= 2) {
+    const double na = __shfl_down_sync(kFullMask, ca, offset);
+    const bool ng = __shfl_down_sync(kFullMask, cg, offset);
+    if (lane + offset < kWarp) {
+      if (cg) ca += na;
+      cg = cg && ng;
+    }
+  }
+  if (lane == 0) {
+    warp_a[warp] = ca;
+    warp_g[warp] = cg;
+  }
+  __syncthreads();
+  double next_warp = 0.0;  // H at the next warp's first thread
+  for (unsigned w = kWarps - 1; w > warp; --w) next_warp = warp_a[w] + (warp_g[w] ? next_warp : 0.0);
+  const double h = ca + (cg ? next_warp : 0.0);  // H(t)
+  const double after = __shfl_down_sync(kFullMask, h, 1);
+  if (row != kNoMark) write_y(a, r0 + row, tail + (lane + 1 < kWarp ? after : next_warp));
 }
 
 template <unsigned Threads, unsigned PerThread>
@@ -196,7 +191,7 @@ __global__ void __launch_bounds__(Threads) tiled_kernel(TiledArgs a) {
   __syncthreads();
   const std::uint32_t nrows = a.plan.tile_row[tile + 1] - r0;
   if (l == kBalancedTile) {
-    segmented_rows<Threads, PerThread>(a, products, r0, nrows, e1 - e0, a.first_entry + e0);
+    scanned_rows<Threads, PerThread>(a, products, r0, nrows, e1 - e0, a.first_entry + e0);
     return;
   }
   const unsigned fit = Threads / nrows;  // lanes per row if all rows went at once
