@@ -9,7 +9,6 @@
 //   bench_sptrsv_split report --input TABLE.tsv[,...]   the figures, as markdown
 // The fit and the report replay the decision from the table's structure columns (split_fit.cpp).
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -80,7 +79,7 @@ int run(int argc, char** argv) {
     if (done.count(e.name)) continue;
     bench::TableRow row{{"name", e.name}, {"source", e.source}};
     try {
-      const auto t0 = std::chrono::steady_clock::now();
+      const double t0 = cli::now_seconds();
       const Csr T = bench::corpus_triangle(e, ro.matrix_dir);
       const sptrsv::TriangularPattern whole(T, Triangle::Lower, false);
       planners::SplitStructure s = planners::analyse_split_structure(whole.host_view());
@@ -95,7 +94,7 @@ int run(int argc, char** argv) {
       row["decided"] = planners::to_string(d.policy);
       std::fprintf(stderr, "%s: %d rows, %lld nnz, %lld levels; decided %s (%s); loaded in %.2f s\n", e.name.c_str(),
                    T.rows, static_cast<long long>(s.nnz), static_cast<long long>(s.levels), row["decided"].c_str(),
-                   d.reason.c_str(), std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+                   d.reason.c_str(), cli::now_seconds() - t0);
       const std::vector<double> b = cli::random_vector(static_cast<std::size_t>(T.rows), 17);
       std::vector<double> xref(b.size());
       ref::sptrsv(T, Triangle::Lower, false, b.data(), xref.data());

@@ -3,10 +3,10 @@
 #include "bench/split_policy_timing.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 
+#include "cli/common.hpp"
 #include "planners/split_sptrsv_decision.hpp"
 #include "sptrsv/prepared_scheme.hpp"
 #include "sptrsv/scheme_selection.hpp"
@@ -16,10 +16,6 @@
 
 namespace hetsparse::bench {
 namespace {
-
-double since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 
 double relative_error(const std::vector<double>& x, const std::vector<double>& ref) {
   double num = 0, den = 0;
@@ -33,9 +29,9 @@ double relative_error(const std::vector<double>& x, const std::vector<double>& r
 // One timed solve of t (x filled with NaN first, so a solve that writes nothing is seen).
 double timed_solve(PolicyTiming& t, const std::vector<double>& b) {
   std::fill(t.x.begin(), t.x.end(), std::nan(""));
-  const auto t0 = std::chrono::steady_clock::now();
+  const double t0 = cli::now_seconds();
   t.solver->solve(b.data(), t.x.data());
-  return since(t0);
+  return cli::now_seconds() - t0;
 }
 
 }  // namespace

@@ -180,8 +180,7 @@ SasCut single_algorithm_cut(const kernels::TriangularView& t, const std::vector<
 // SasCut::bound from the column lengths (diagonal included).
 std::int64_t iteration_bound(const std::vector<index_t>& column, std::int64_t warp) {
   std::int64_t bound = 0;
-  for (const std::int64_t c : column)
-    if (c - 1 > warp) bound += ceil_div(c - 1, warp) - 1;
+  for (const std::int64_t c : column) bound += kernels::column_extra_warps(c, warp);
   return bound;
 }
 

@@ -99,7 +99,7 @@ void require_memory(std::uint64_t bytes, const std::string& what) {
   // Small requests are not worth the /proc reads (tens of microseconds) on every conversion.
   constexpr std::uint64_t kUnchecked = std::uint64_t{16} << 20;
   if (bytes <= kUnchecked) return;
-  const std::uint64_t available = std::min({system_available(), cgroup_available(), cap});
+  const std::uint64_t available = std::min(system_available(), cgroup_available());  // bytes <= cap already
   if (bytes > available) throw InsufficientMemory(what, bytes, available);
 }
 

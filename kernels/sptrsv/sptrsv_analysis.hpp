@@ -15,6 +15,12 @@ namespace hetsparse::kernels {
 // Sums over the rows of a normalised matrix that the features need (sptrsv/features.hpp).
 inline constexpr std::int64_t kColumnWarp = 32;
 
+// The warp iterations beyond the first over a column of `entries` (diagonal included) whose
+// off-diagonal entries a warp of `warp` lanes walks: ceil((entries - 1) / warp) - 1, or 0.
+inline std::int64_t column_extra_warps(std::int64_t entries, std::int64_t warp) {
+  return entries - 1 > warp ? (entries - 2) / warp : 0;
+}
+
 struct RowStatistics {
   std::int64_t nnz = 0;               // stored entries, diagonal included
   std::int64_t longest_row = 0;       // entries of the longest row

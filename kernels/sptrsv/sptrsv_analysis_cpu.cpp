@@ -30,7 +30,7 @@ RowStatistics row_statistics(const TriangularView& t) {
   s.long_column_extra_warps = 0;
   for (const index_t c : column_length) {
     s.longest_column = std::max<std::int64_t>(s.longest_column, c);
-    if (c - 1 > kColumnWarp) s.long_column_extra_warps += (c - 2) / kColumnWarp;  // ceil((c - 1) / warp) - 1
+    s.long_column_extra_warps += column_extra_warps(c, kColumnWarp);
   }
   return s;
 }
