@@ -15,6 +15,7 @@
 
 #include "cli/common.hpp"
 #include "cli/json.hpp"
+#include "cli/vector_compare.hpp"
 #include "codelets/sptrsv/sptrsv_level_codelets.hpp"
 #include "codelets/sptrsv/sptrsv_level_workers.hpp"
 #include "kernels/sptrsv/sptrsv_level_plan.hpp"
@@ -47,15 +48,6 @@ struct Timing {
   double median_ms = 0, min_ms = 0, error = 0;
 };
 
-double relative_error(const std::vector<double>& x, const std::vector<double>& ref) {
-  double num = 0, den = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    num = std::max(num, std::isnan(x[i]) ? INFINITY : std::abs(x[i] - ref[i]));
-    den = std::max(den, std::abs(ref[i]));
-  }
-  return den > 0 ? num / den : num;
-}
-
 // warmups + runs of solve(x), wall time each; the error of the last x.
 Timing time_solves(const Matrix& m, const Settings& s, const std::function<void(double*)>& solve) {
   std::vector<double> x(m.b.size());
@@ -68,7 +60,7 @@ Timing time_solves(const Matrix& m, const Settings& s, const std::function<void(
     if (i >= s.warmups) ms.push_back(t);
   }
   std::sort(ms.begin(), ms.end());
-  return {ms[ms.size() / 2], ms.front(), relative_error(x, m.expected)};
+  return {ms[ms.size() / 2], ms.front(), cli::max_rel_diff(x, m.expected)};
 }
 
 void report(Matrix& m, const std::string& mode, const std::string& sched, int workers, const Timing& t,

@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "cli/common.hpp"
+#include "cli/vector_compare.hpp"
 #include "planners/split_sptrsv_decision.hpp"
 #include "sptrsv/prepared_scheme.hpp"
 #include "sptrsv/scheme_selection.hpp"
@@ -16,15 +17,6 @@
 
 namespace hetsparse::bench {
 namespace {
-
-double relative_error(const std::vector<double>& x, const std::vector<double>& ref) {
-  double num = 0, den = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    num = std::max(num, std::abs(x[i] - ref[i]));
-    den = std::max(den, std::abs(ref[i]));
-  }
-  return std::isfinite(num) ? num / std::max(den, 1e-300) : INFINITY;
-}
 
 // One timed solve of t (x filled with NaN first, so a solve that writes nothing is seen).
 double timed_solve(PolicyTiming& t, const std::vector<double>& b) {
@@ -134,7 +126,7 @@ void record_policy(const PolicyTiming& t, const std::vector<double>& xref, Table
     row[policy + "_spread"] = number_field((times[times.size() * 3 / 4] - times[times.size() / 4]) / median);
     row[policy + "_setup_s"] = number_field(s.preprocess_seconds());
     row[policy + "_split_setup_s"] = number_field(s.split() ? s.split()->setup_seconds() : 0.0);
-    row[policy + "_error"] = number_field(relative_error(t.x, xref));
+    row[policy + "_error"] = number_field(cli::max_rel_diff(t.x, xref));
     if (policy == "gpu") {  // the scheme that ran, for the GPU cost model
       const auto [family, factor] = sptrsv::gpu_scheme_steps(s.chosen_variant());
       row["gpu_family"] = std::to_string(family);
