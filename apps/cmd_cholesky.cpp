@@ -137,7 +137,7 @@ int cmd_cholesky(int argc, char** argv) {
   cholesky::CholeskySolver solver(runtime);
   cholesky::AnalyzeOptions ao;
   ao.ordering = parse_ordering(p.get("ordering"));
-  apply_amalgamation_option(p, ao);
+  apply_analysis_options(p, ao);
   // The whole matrix goes in, so an asymmetric input is reported (row and column), not symmetrised.
   ao.input = cholesky::InputTriangle::Full;
   cholesky::FactorizeOptions fo;

@@ -114,7 +114,7 @@ int main(int argc, char** argv) try {
   cholesky::CholeskySolver& solver = *solver_owner;
   const double t0 = cli::now_seconds();
   cholesky::AnalyzeOptions ao;
-  cli::apply_amalgamation_option(p, ao);
+  cli::apply_analysis_options(p, ao);
   const cholesky::SymbolicFactor& sym = solver.analyze(lower, ao);
   const double analyze_s = cli::now_seconds() - t0;
   cholesky::FactorizeReport rep;

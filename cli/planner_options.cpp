@@ -22,7 +22,10 @@ void add_planner_options(ArgParser& p) {
       .option("gpu-subtree-fused-max-flops", "F", "GPU subtrees: updates under F flops go to the fused kernel")
       .option("gpu-subtree-batched-max-cols", "N", "GPU subtrees: panels of at most N columns go to the batched factor kernel")
       .option("amalgamation", "N:Z,N:Z,N:Z,N:Z",
-              "swCholesky's four relaxed-amalgamation cases (columns:zero fraction), default 8:0.99,32:0.8,64:0.1,1023:0.05");
+              "swCholesky's four relaxed-amalgamation cases (columns:zero fraction), default 8:0.99,32:0.8,64:0.1,1023:0.05")
+      .option("max-supernode-cols", "N",
+              "supernodes wider than N columns are cut into pieces of at most N (0: never; default " +
+                  std::to_string(cholesky::kMaxSupernodeCols) + ")");
 }
 
 void apply_planner_options(const ArgParser& p, planners::SizeClassThresholds& th) {
@@ -45,7 +48,9 @@ void apply_planner_options(const ArgParser& p, planners::SizeClassThresholds& th
     th.gpu_subtree_batched_max_cols = static_cast<std::int32_t>(p.get_int_in("gpu-subtree-batched-max-cols", 0, 1 << 20));
 }
 
-void apply_amalgamation_option(const ArgParser& p, cholesky::AnalyzeOptions& ao) {
+void apply_analysis_options(const ArgParser& p, cholesky::AnalyzeOptions& ao) {
+  if (p.has("max-supernode-cols"))
+    ao.max_supernode_cols = static_cast<index_t>(p.get_int_in("max-supernode-cols", 0, index_t{1} << 30));
   if (!p.has("amalgamation")) return;
   const std::string v = p.get("amalgamation");
   std::size_t at = 0;

@@ -8,10 +8,10 @@
 namespace hetsparse::cli {
 
 // --inst-max-flops, --dpq-min-flops, --subtree-max-flops, --gpu-min-task-flops, --gpu-only-min-flops,
-// --gpu-subtree-only-min-flops, --amalgamation
+// --gpu-subtree-only-min-flops, ..., and the analysis's --amalgamation and --max-supernode-cols
 void add_planner_options(ArgParser& p);
-// Overrides the fields of `th` (and the amalgamation pairs of `ao`) whose options were given.
+// Override the fields of `th`, and of `ao`, whose options were given.
 void apply_planner_options(const ArgParser& p, planners::SizeClassThresholds& th);
-void apply_amalgamation_option(const ArgParser& p, cholesky::AnalyzeOptions& ao);
+void apply_analysis_options(const ArgParser& p, cholesky::AnalyzeOptions& ao);
 
 }  // namespace hetsparse::cli

@@ -11,6 +11,7 @@
 #include "symbolic/column_counts.hpp"
 #include "symbolic/etree.hpp"
 #include "symbolic/ordering.hpp"
+#include "symbolic/supernode_split.hpp"
 #include "symbolic/supernodes.hpp"
 #include "symbolic/symbolic_structure.hpp"
 #include "sparse/progress.hpp"
@@ -116,6 +117,7 @@ SymbolicFactor amalgamate_skeleton(const SymbolicSkeleton& sk, const AnalyzeOpti
   f.timings.supernodes_s += clock.lap("structure of L");
 
   f.rows = supernode_rows(PermutedGraph{sk.graph, f.perm, f.iperm}, f.supernodes, f.col_to_supernode);
+  split_wide_supernodes(f, opts.max_supernode_cols);
   add_statistics(f);
   f.timings.structure_s = clock.lap();
   f.timings.total_s = f.timings.input_s + f.timings.ordering_s + f.timings.etree_s + f.timings.counts_s +

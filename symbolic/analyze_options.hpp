@@ -51,6 +51,11 @@ inline constexpr std::array<AmalgamationPair, 4> kSwCholeskyAmalgamation = {{
     {1023, 0.05},  // case 4: wide merges only when nearly free
 }};
 
+// The widest supernode the analysis keeps: wider ones (the top separators of 3D meshes, thousands of
+// columns) are cut, so that updates into one separator run concurrently on the GPU's streams.
+// Measured on the H100 node (docs/benchmarks.md, nineteenth session).
+inline constexpr index_t kMaxSupernodeCols = 1024;
+
 struct AnalyzeOptions {
   Ordering ordering = Ordering::Metis;
   // With Ordering::User: old index = user_perm[new index], a permutation of 0 .. n-1. Must be
@@ -66,6 +71,9 @@ struct AnalyzeOptions {
   std::array<AmalgamationPair, 4> amalgamation = kSwCholeskyAmalgamation;
   // false: keep the fundamental supernodes (no explicit zeros in L).
   bool amalgamate = true;
+  // Supernodes wider than this are cut into pieces of at most this many columns
+  // (supernode_split.hpp); 0: never. See kMaxSupernodeCols.
+  index_t max_supernode_cols = kMaxSupernodeCols;
   // Not owned; when set, each phase (ordering, elimination tree, ...) is reported as it runs.
   ProgressReporter* progress = nullptr;
 };

@@ -21,14 +21,15 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 // value is memoised (the amalgamation values are discrete and recur).
 class Evaluator {
  public:
-  Evaluator(const SymbolicSkeleton& sk, const SimMachine& m, const CostModels& models)
-      : sk_(sk), machine_(m), models_(models) {}
+  Evaluator(const SymbolicSkeleton& sk, const SimMachine& m, const CostModels& models, index_t max_supernode_cols)
+      : sk_(sk), machine_(m), models_(models), max_supernode_cols_(max_supernode_cols) {}
 
   SimResult simulate(const TunedSettings& s) {
     const std::string akey = amalgamation_key(s.amalgamation);
     if (!sym_ || akey != sym_key_) {
       AnalyzeOptions o;
       o.amalgamation = s.amalgamation;
+      o.max_supernode_cols = max_supernode_cols_;
       sym_ = std::make_unique<SymbolicFactor>(amalgamate_skeleton(sk_, o));
       sym_key_ = akey;
       amalgamations_.insert(akey);
@@ -48,6 +49,7 @@ class Evaluator {
   const SymbolicSkeleton& sk_;
   SimMachine machine_;
   const CostModels& models_;
+  index_t max_supernode_cols_;
   std::unique_ptr<SymbolicFactor> sym_;
   std::string sym_key_;
   std::map<std::string, double> values_;
@@ -63,7 +65,7 @@ std::vector<std::string> kernels_of(const TaskGraph& g) {
 AutotuneResult tune(const SymbolicSkeleton& sk, const AnalyzeOptions& base, const TunedSettings& start,
                     const AutotuneOptions& opts, const CostModels& models) {
   const auto t0 = std::chrono::steady_clock::now();
-  Evaluator eval(sk, opts.machine, models);
+  Evaluator eval(sk, opts.machine, models, base.max_supernode_cols);
   const planners::SizeClassThresholds base_th = start.thresholds;
   // The annealer sees [0,1]^d; the starting point itself is evaluated exactly as given.
   const std::vector<double> x0 = encode(start);
@@ -101,6 +103,7 @@ Prepared prepare(const Csr& A, const AnalyzeOptions& base, const planners::SizeC
   p.analyze_s = seconds_since(t0);
   AnalyzeOptions o;
   o.amalgamation = base.amalgamation;
+  o.max_supernode_cols = base.max_supernode_cols;
   const SymbolicFactor start = amalgamate_skeleton(p.sk, o);
   p.thresholds = applied_thresholds(start, th);
   p.kernels = kernels_of(record_factorization_dag(start, p.thresholds, 0));  // names only

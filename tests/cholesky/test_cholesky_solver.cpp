@@ -3,6 +3,7 @@
 // failing column of an indefinite matrix.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -157,6 +158,37 @@ TEST(Cholesky, TargetsWithHundredsOfDescendantsAreSplitIntoSeveralTasks) {
     ASSERT_GT(most, rt::kMaxTaskData / 2);
     chol.factorize(triangle(A, Triangle::Lower), {th});
     EXPECT_LE(random_solve_backward_error(chol, A, 8), 1e-14) << "inst_max_flops " << inst_max;
+  }
+}
+
+TEST(Cholesky, SupernodesCutIntoPiecesGiveTheSameFactor) {
+  // Narrow pieces (symbolic/supernode_split.hpp): the top separators become chains of many targets,
+  // each updated by the pieces below it and by every descendant of the original.
+  rt::Runtime r(test_runtime_options("dmdas", 2, 0));
+  for (const Csr& A : {laplacian_3d(12, 11, 10), elasticity_3d(6, 5, 5)}) {
+    cholesky::AnalyzeOptions whole_opts, cut_opts;
+    whole_opts.max_supernode_cols = 0;
+    cut_opts.max_supernode_cols = 7;
+    cholesky::CholeskySolver whole(r), cut(r);
+    whole.analyze(triangle(A, Triangle::Lower), whole_opts);
+    cut.analyze(triangle(A, Triangle::Lower), cut_opts);
+    ASSERT_GT(cut.symbolic().num_supernodes(), whole.symbolic().num_supernodes() + 10);
+    for (double subtree_max : {0.0, 2e5}) {
+      planners::SizeClassThresholds th;
+      th.subtree_max_flops = subtree_max;
+      whole.factorize(triangle(A, Triangle::Lower), {th});
+      cut.factorize(triangle(A, Triangle::Lower), {th});
+      const Csr a = whole.factor_L(), b = cut.factor_L();
+      ASSERT_EQ(a.rowptr, b.rowptr);
+      ASSERT_EQ(a.colind, b.colind);
+      double most = 0, diff = 0;
+      for (std::size_t k = 0; k < a.values.size(); ++k) {
+        most = std::max(most, std::abs(a.values[k]));
+        diff = std::max(diff, std::abs(a.values[k] - b.values[k]));
+      }
+      EXPECT_LE(diff, 1e-12 * most) << "subtree_max_flops " << subtree_max;
+      EXPECT_LE(random_solve_backward_error(cut, A, 11), 1e-14) << "subtree_max_flops " << subtree_max;
+    }
   }
 }
 
