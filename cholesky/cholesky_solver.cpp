@@ -101,7 +101,36 @@ const SymbolicFactor& CholeskySolver::analyze(const Csr& A, const AnalyzeOptions
   grouped_.reset();
   homes_.clear();
   factorized_ = false;
+  // The factor's storage, layout and handles for the default options, as cuDSS's analysis allocates
+  // its factor: a first factorize() with those options then assembles and runs only. A factor that
+  // does not fit in memory is left to factorize(), which reports it.
+  begin_phase(opts.progress, "analysis: factor layout and handles");
+  try {
+    prepare_factor(placed_options(FactorizeOptions{}));
+  } catch (const InsufficientMemory&) {
+    release_panels();
+  }
+  if (opts.progress) opts.progress->end();
   return *sym_;
+}
+
+FactorizeOptions CholeskySolver::placed_options(const FactorizeOptions& opts) const {
+  FactorizeOptions placed = opts;
+  // A factor made here is one group (one handle to take) on the host, and the solve's tasks stay
+  // with it.
+  if (planners::host_takes_whole_factor(*sym_, opts.thresholds)) {
+    placed.thresholds.restrict_to = rt::Where::Cpu;
+    placed.thresholds.subtree_max_flops = std::numeric_limits<double>::infinity();
+  }
+  return placed;
+}
+
+void CholeskySolver::prepare_factor(const FactorizeOptions& placed) {
+  if (!L_) {
+    L_ = std::make_unique<PanelStorage>(*sym_);  // uninitialised: the assembly tasks write it
+    panels_written_ = false;
+  }
+  set_up_layout(placed);
 }
 
 void CholeskySolver::set_up_layout(const FactorizeOptions& opts) {
@@ -117,8 +146,12 @@ void CholeskySolver::set_up_layout(const FactorizeOptions& opts) {
   layout_thresholds_ = opts.thresholds;
   subtree_plans_ = std::make_unique<planners::SubtreePlans>();
   if (!work_) work_ = std::make_unique<planners::SymbolicWork>(planners::symbolic_work(sym));
+  // The top groups' update lists, listed here rather than at the first submission.
+  if (std::find(layout_->subtree.begin(), layout_->subtree.end(), 0) != layout_->subtree.end())
+    planners::add_update_lists(sym, *work_);
   homes_ = planners::panel_homes(rt_, sym, *layout_, opts.thresholds, work_.get());
   info_.assign(static_cast<std::size_t>(sym.num_supernodes()), 0);
+  host_work_.clear();
   // The panels are registered once and stay so: each factorization's assembly tasks write them
   // where their tasks run (host pages of a GPU group are never touched, nothing is pinned).
   reg_ = std::make_unique<planners::RegisteredFactor>(rt_, sym, *layout_, L_->values.data(), info_.data());
@@ -137,21 +170,23 @@ const FactorizeReport& CholeskySolver::factorize(const Csr& A, const FactorizeOp
   options_ = opts;
   report_ = FactorizeReport{};
   check_assembly_pattern(A, *map_);
-  if (!L_) L_ = std::make_unique<PanelStorage>(sym);  // uninitialised: the assembly tasks write it
+  if (L_ && !panels_written_) {
+    // Allocated by analyze() but not yet touched: L must still fit now that its pages will be used.
+    try {
+      L_->require_fits(sym);
+    } catch (const InsufficientMemory&) {
+      release_panels();
+      throw;
+    }
+  }
   report_.on_calling_thread = planners::host_takes_whole_factor(sym, opts.thresholds);
   {
     const auto t = std::chrono::steady_clock::now();
     begin_phase(opts.progress, "data registration");
-    FactorizeOptions placed = opts;
-    // A factor made here is one group (one handle to take) on the host, and the solve's tasks stay
-    // with it.
-    if (report_.on_calling_thread) {
-      placed.thresholds.restrict_to = rt::Where::Cpu;
-      placed.thresholds.subtree_max_flops = std::numeric_limits<double>::infinity();
-    }
-    set_up_layout(placed);
+    prepare_factor(placed_options(opts));  // done by analyze() for the default options
     report_.register_s = seconds_since(t);
   }
+  panels_written_ = true;
   if (report_.on_calling_thread)
     factorize_here(A, opts.progress);
   else
@@ -183,9 +218,9 @@ void CholeskySolver::factorize_here(const Csr& A, ProgressReporter* progress) {
   begin_phase(progress, "factorization on the calling thread");
   const index_t ns = sym.num_supernodes();
   std::fill(info_.begin(), info_.end(), 0);
-  std::vector<double> work(kernels::supernode_subtree_work_doubles(layout.loc.data(), 0, ns) + 1);
+  if (host_work_.empty()) host_work_.resize(kernels::supernode_subtree_work_doubles(layout.loc.data(), 0, ns) + 1);
   kernels::supernode_subtree_cpu(layout.loc.data(), sym.rows.data(), sym.col_to_supernode.data(), 0, ns,
-                                 L_->values.data(), info_.data(), work.data());
+                                 L_->values.data(), info_.data(), host_work_.data());
   report_.factorize_s = report_.wait_s = seconds_since(t);
   report_.groups_cpu = layout.num_groups();
   report_.values_cpu = double(L_->values.size());

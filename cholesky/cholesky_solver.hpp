@@ -30,7 +30,8 @@ struct FactorizeReport {
   // assemble_s: A's values gathered in panel-group order on the host (the panels themselves are
   // zeroed and filled by assembly tasks on each group's home device, inside wait_s).
   double assemble_s = 0, factorize_s = 0, total_s = 0;
-  // factorize_s split: layout + registering the panels (first call, or new thresholds), submitting the
+  // factorize_s split: layout + registering the panels (analyze() does it for the default options;
+  // here for other thresholds, or after a refused factorization), submitting the
   // tasks, waiting for them, reading the pivots' status (the panels stay where the tasks left them)
   double register_s = 0, submit_s = 0, wait_s = 0, unregister_s = 0;
   double flops = 0;  // executed by the panels (with amalgamation zeros)
@@ -60,6 +61,10 @@ class CholeskySolver {
   CholeskySolver(const CholeskySolver&) = delete;
   CholeskySolver& operator=(const CholeskySolver&) = delete;
 
+  // Ordering, symbolic factor and assembly map; then, as cuDSS's analysis allocates its factor, L's
+  // storage (uninitialised), its layout and StarPU handles for the default FactorizeOptions, so that
+  // the first factorize() with those options assembles and runs only (skipped when L does not fit:
+  // factorize() then reports InsufficientMemory).
   const SymbolicFactor& analyze(const Csr& A, const AnalyzeOptions& opts = {});
   // Numeric factorization; NotPositiveDefinite names the failing column in A's numbering.
   // InsufficientMemory, before allocating it, when the factor does not fit in the available memory.
@@ -95,6 +100,10 @@ class CholeskySolver {
   void require_factor(const char* what) const;
   void release_panels();
   void set_up_layout(const FactorizeOptions& opts);
+  // opts as the layout takes them: a factor made on the calling thread is one CPU group.
+  FactorizeOptions placed_options(const FactorizeOptions& opts) const;
+  // L's storage (uninitialised) and set_up_layout(placed).
+  void prepare_factor(const FactorizeOptions& placed);
   void factorize_here(const Csr& A, ProgressReporter* progress);    // a small factor, no tasks
   void run_factor_tasks(const Csr& A, const FactorizeOptions& opts);  // the task graph
   SolveState& solve_state(int nrhs);
@@ -116,6 +125,7 @@ class CholeskySolver {
   std::unique_ptr<GroupedAssembly> grouped_;          // A's entries by group, for the assembly tasks
   std::unique_ptr<EntryHandles> entries_;             // grouped_'s arrays registered (per layout)
   std::vector<int> info_;                             // per supernode: the factor tasks' status
+  std::vector<double> host_work_;                     // per layout: factorize_here's update buffer
   // The panels stay registered after factorize(): the solves read them where the tasks left them.
   std::unique_ptr<planners::RegisteredFactor> reg_;
   std::unique_ptr<SolveState> solve_;                 // the solve's plan and handles
@@ -126,6 +136,7 @@ class CholeskySolver {
   FactorizeOptions options_;
   FactorizeReport report_;
   bool factorized_ = false;
+  bool panels_written_ = false;  // L_ has been assembled since it was allocated (its pages are in use)
 };
 
 }  // namespace hetsparse::cholesky

@@ -18,10 +18,14 @@ std::vector<offset_t> panel_offsets(const SymbolicFactor& sym) {
 }
 
 PanelStorage::PanelStorage(const SymbolicFactor& sym) : offset(panel_offsets(sym)) {
+  require_fits(sym);
+  values.resize(static_cast<std::size_t>(offset.back()));
+}
+
+void PanelStorage::require_fits(const SymbolicFactor& sym) const {
   require_memory(ByteCount().add(static_cast<std::uint64_t>(offset.back()), sizeof(double)).bytes(),
                  "the Cholesky factor L (" + std::to_string(offset.back()) + " entries in " +
                      std::to_string(sym.supernodes.size()) + " supernode panels)");
-  values.resize(static_cast<std::size_t>(offset.back()));
 }
 
 AssemblyMap build_assembly_map(const Csr& A, InputTriangle input, const SymbolicFactor& sym) {

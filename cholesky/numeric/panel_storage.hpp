@@ -19,7 +19,10 @@ struct PanelStorage {
   std::vector<offset_t> offset;  // panel_offsets(sym)
   std::vector<double, UninitializedAllocator<double>> values;  // unspecified until assembled
 
+  // InsufficientMemory (require_fits) before anything is allocated when L does not fit.
   explicit PanelStorage(const SymbolicFactor& sym);
+  // Throws InsufficientMemory, with the bytes L needs, unless they fit in the memory available now.
+  void require_fits(const SymbolicFactor& sym) const;
   double* panel(index_t s) { return values.data() + offset[s]; }
   const double* panel(index_t s) const { return values.data() + offset[s]; }
 };

@@ -44,5 +44,22 @@ TEST(CholeskyMemory, FactorBeyondTheHostLimitIsRefusedWithTheBytesNeeded) {
   EXPECT_LE(random_solve_backward_error(chol, A, 3), 1e-14);
 }
 
+// analyze() prepares L for the default options only when it fits: under the limit the analysis still
+// succeeds, and factorize() gives the typed error.
+TEST(CholeskyMemory, AnalysisUnderTheLimitLeavesTheRefusalToFactorize) {
+  rt::Runtime r(test_runtime_options("eager", 2, 0));
+  const Csr A = laplacian_3d(40, 40, 40);
+  const Csr lower = triangle(A, Triangle::Lower);
+  cholesky::CholeskySolver chol(r);
+  {
+    ScopedEnv env;
+    env.set("HETSPARSE_MEMORY_LIMIT", "32M");
+    EXPECT_GT(chol.analyze(lower).nnz_L, 0);
+    EXPECT_THROW(chol.factorize(lower), InsufficientMemory);
+  }
+  chol.factorize(lower);
+  EXPECT_LE(random_solve_backward_error(chol, A, 4), 1e-14);
+}
+
 }  // namespace
 }  // namespace hetsparse::test
