@@ -2,12 +2,28 @@
 // supernodes are small, and one task per supernode (plus a StarPU handle per panel) cost more than
 // the arithmetic (see docs/benchmarks.md, "registration cost").
 #include <algorithm>
+#include <cmath>
 
 #include "kernels/supernode/supernode.hpp"
 #include "kernels/supernode/supernode_narrow_cpu.hpp"
 #include "kernels/supernode/supernode_update_detail.hpp"
 
 namespace hetsparse::kernels {
+namespace {
+
+// A run of n 1 x 1 panels, nothing below them: their square roots in one loop, without a panel's
+// bookkeeping each (a diagonal matrix is all such panels). False, with nothing written, when a pivot
+// is <= 0 or NaN.
+bool unit_panels(double* v, std::int32_t n, int* info) {
+  bool positive = true;
+  for (std::int32_t k = 0; k < n; ++k) positive &= v[k] > 0.0;
+  if (!positive) return false;
+  for (std::int32_t k = 0; k < n; ++k) v[k] = std::sqrt(v[k]);
+  std::fill(info, info + n, 0);
+  return true;
+}
+
+}  // namespace
 
 std::size_t supernode_subtree_work_doubles(const PanelLocation* loc, std::int32_t first, std::int32_t last) {
   // An update from s has m <= nrows - ncols rows and k <= m columns.
@@ -28,6 +44,14 @@ std::int32_t supernode_subtree_cpu(const PanelLocation* loc, const std::int32_t*
     return PanelRef{values + (l.value_offset - base), rows + l.row_begin, l.nrows, l.ncols, l.first_col};
   };
   for (std::int32_t s = first; s < last; ++s) {
+    if (loc[s].nrows == 1) {  // 1 x 1 panels (a diagonal part of A) stored back to back
+      std::int32_t e = s + 1;
+      while (e < last && loc[e].nrows == 1 && loc[e].value_offset == loc[e - 1].value_offset + 1) ++e;
+      if (e - s > 1 && unit_panels(values + (loc[s].value_offset - base), e - s, info + (s - first))) {
+        s = e - 1;
+        continue;
+      }  // else a pivot fails in the run: the loop below stops at it
+    }
     const PanelRef d = panel(s);
     // One-column panels (a diagonal matrix has nothing else) without a call and its checks.
     const bool one_column = d.ncols == 1 && d.nrows >= 1 && d.values;
