@@ -48,10 +48,11 @@ struct FactorizeReport {
 // CUDA workers a GPU that a runtime made for the factorization should have
 // (rt::RuntimeOptions::cuda_workers_per_gpu; `hetsparse cholesky` and bench_cholesky use it unless
 // told otherwise): with one stream and one driver thread each, independent update and factor tasks
-// overlap on the GPU (docs/benchmarks.md, issue 15: twelfth and thirteenth sessions). Each takes a
-// core from the CPU workers: the command line scales it down on nodes with few cores a GPU
+// overlap on the GPU (docs/benchmarks.md, issue 15: twelfth, thirteenth and nineteenth sessions;
+// with wide supernodes cut into pieces there are more, smaller update tasks to overlap). Each takes
+// a core from the CPU workers: the command line scales it down on nodes with few cores a GPU
 // (rt::scaled_cuda_workers_per_gpu).
-inline constexpr int kCudaWorkersPerGpu = 4;
+inline constexpr int kCudaWorkersPerGpu = 6;
 
 // The runtime must outlive the solver.
 class CholeskySolver {

@@ -54,7 +54,8 @@ void add_runtime_options(ArgParser& p) {
       .option("ncpu", "N", "CPU workers, at most the CPUs there are (default: $STARPU_NCPU or one per core)")
       .option("ncuda", "N", "CUDA workers, at most the GPUs there are (default: $STARPU_NCUDA or all)")
       .option("cuda-workers-per-gpu", "N", "CUDA workers on each GPU, one stream each, so that independent "
-                                           "tasks overlap (default: $STARPU_NWORKER_PER_CUDA or 1)")
+                                           "tasks overlap (default: $STARPU_NWORKER_PER_CUDA, else 1; the "
+                                           "Cholesky: 6, fewer where a GPU has under 16 cores)")
       .option("trace", "DIR", "record an FxT trace and convert it to DIR/paje.trace for ViTE")
       .option("perfmodel-dir", "DIR", "StarPU performance models (default: ~/.cache/hetsparse/perfmodels)")
       .flag("verbose", "let StarPU print its warnings (calibration notices, ...); default: $STARPU_SILENT or quiet")

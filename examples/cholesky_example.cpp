@@ -20,7 +20,7 @@ int main(int argc, char** argv) {
   try {
     const Csr A = load_matrix(argv[1]);                 // a symmetric file is expanded to both triangles
     rt::RuntimeOptions ro;                              // every CPU core and GPU, and on each GPU
-    ro.cuda_workers_per_gpu = cholesky::kCudaWorkersPerGpu;  // four streams (as `hetsparse cholesky`)
+    ro.cuda_workers_per_gpu = cholesky::kCudaWorkersPerGpu;  // six streams (as `hetsparse cholesky`)
     rt::Runtime runtime(ro);
     cholesky::CholeskySolver chol(runtime);
     cholesky::AnalyzeOptions options;

@@ -102,7 +102,7 @@ int available_cpus() {
 
 int scaled_cuda_workers_per_gpu(int most, int cpus, int gpus) {
   if (gpus <= 0 || most <= 1) return most;
-  return std::max(1, std::min(most, cpus / (4 * gpus)));
+  return std::max(1, std::min(most, 3 * cpus / (8 * gpus)));
 }
 
 void check_worker_counts(const RuntimeOptions& o) {

@@ -37,8 +37,8 @@ constexpr int kMaxCudaWorkersPerGpu = 8;
 void check_worker_counts(const RuntimeOptions& o);
 
 // A default of `most` CUDA workers a GPU, scaled down where cores are few: each worker is a host
-// thread with a core of its own, and three quarters of the cores stay with the CPU workers (a
-// 16-core node with one GPU keeps 4). At least 1; `most` itself without GPUs.
+// thread with a core of its own, and five eighths of the cores stay with the CPU workers (a
+// 16-core node with one GPU keeps 6). At least 1; `most` itself without GPUs.
 int scaled_cuda_workers_per_gpu(int most, int cpus, int gpus);
 
 // The variable lists of starpu_env_variables.cpp.

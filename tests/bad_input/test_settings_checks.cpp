@@ -168,12 +168,13 @@ TEST(SettingsChecks, DataDefaultsYieldToTheUser) {
 }
 
 TEST(SettingsChecks, DefaultCudaWorkersPerGpuLeaveMostCoresToTheCpuWorkers) {
-  EXPECT_EQ(rt::scaled_cuda_workers_per_gpu(4, 16, 1), 4);  // the H100 node
-  EXPECT_EQ(rt::scaled_cuda_workers_per_gpu(4, 8, 1), 2);
-  EXPECT_EQ(rt::scaled_cuda_workers_per_gpu(4, 16, 2), 2);
-  EXPECT_EQ(rt::scaled_cuda_workers_per_gpu(4, 128, 8), 4);
-  EXPECT_EQ(rt::scaled_cuda_workers_per_gpu(4, 2, 1), 1);
-  EXPECT_EQ(rt::scaled_cuda_workers_per_gpu(4, 2, 0), 4);  // no GPU: nothing to scale
+  EXPECT_EQ(rt::scaled_cuda_workers_per_gpu(6, 16, 1), 6);  // the H100 node
+  EXPECT_EQ(rt::scaled_cuda_workers_per_gpu(6, 8, 1), 3);
+  EXPECT_EQ(rt::scaled_cuda_workers_per_gpu(6, 16, 2), 3);
+  EXPECT_EQ(rt::scaled_cuda_workers_per_gpu(6, 128, 8), 6);
+  EXPECT_EQ(rt::scaled_cuda_workers_per_gpu(4, 128, 8), 4);  // never above the default asked for
+  EXPECT_EQ(rt::scaled_cuda_workers_per_gpu(6, 2, 1), 1);
+  EXPECT_EQ(rt::scaled_cuda_workers_per_gpu(6, 2, 0), 6);  // no GPU: nothing to scale
   EXPECT_EQ(rt::scaled_cuda_workers_per_gpu(-1, 16, 1), -1);  // StarPU's own default stays
 }
 
