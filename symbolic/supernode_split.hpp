@@ -1,6 +1,6 @@
 // Wide supernodes cut into column blocks (PaStiX's splitting of large column blocks). A supernode of
 // many columns is one panel, so every update into it writes one handle: on a 3D mesh the root
-// separator's hundreds of incoming updates ran one after another at the end of the factorization,
+// separator's many incoming updates ran one after another at the end of the factorization,
 // and each computed its full square product where only the lower half is needed. Cut into pieces
 // of at most max_cols columns, the pieces are separate targets (updates into different pieces run
 // at once) and the factorization of the separator becomes a blocked right-looking one.

@@ -12,15 +12,14 @@ namespace hetsparse::kernels {
 namespace {
 
 // A run of n 1 x 1 panels, nothing below them: their square roots in one loop, without a panel's
-// bookkeeping each (a diagonal matrix is all such panels). False, with nothing written, when a pivot
-// is <= 0 or NaN.
-bool unit_panels(double* v, std::int32_t n, int* info) {
-  bool positive = true;
-  for (std::int32_t k = 0; k < n; ++k) positive &= v[k] > 0.0;
-  if (!positive) return false;
-  for (std::int32_t k = 0; k < n; ++k) v[k] = std::sqrt(v[k]);
-  std::fill(info, info + n, 0);
-  return true;
+// bookkeeping each (a diagonal matrix is all such panels), up to the first pivot <= 0 or NaN.
+// Returns how many were factored.
+std::int32_t unit_panels(double* v, std::int32_t n, int* info) {
+  std::int32_t good = 0;
+  while (good < n && v[good] > 0.0) ++good;
+  for (std::int32_t k = 0; k < good; ++k) v[k] = std::sqrt(v[k]);
+  std::fill(info, info + good, 0);
+  return good;
 }
 
 }  // namespace
@@ -47,10 +46,13 @@ std::int32_t supernode_subtree_cpu(const PanelLocation* loc, const std::int32_t*
     if (loc[s].nrows == 1) {  // 1 x 1 panels (a diagonal part of A) stored back to back
       std::int32_t e = s + 1;
       while (e < last && loc[e].nrows == 1 && loc[e].value_offset == loc[e - 1].value_offset + 1) ++e;
-      if (e - s > 1 && unit_panels(values + (loc[s].value_offset - base), e - s, info + (s - first))) {
-        s = e - 1;
-        continue;
-      }  // else a pivot fails in the run: the loop below stops at it
+      if (e - s > 1) {
+        s += unit_panels(values + (loc[s].value_offset - base), e - s, info + (s - first));
+        if (s == e) {  // the whole run
+          --s;
+          continue;
+        }  // else s is the run's first failing pivot: the path below reports it
+      }
     }
     const PanelRef d = panel(s);
     // One-column panels (a diagonal matrix has nothing else) without a call and its checks.
