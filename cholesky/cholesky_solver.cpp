@@ -108,7 +108,7 @@ const SymbolicFactor& CholeskySolver::analyze(const Csr& A, const AnalyzeOptions
   try {
     prepare_factor(placed_options(FactorizeOptions{}));
   } catch (const InsufficientMemory&) {
-    release_panels();
+    // Nothing was allocated: factorize() reports it.
   }
   if (opts.progress) opts.progress->end();
   return *sym_;
@@ -127,8 +127,16 @@ FactorizeOptions CholeskySolver::placed_options(const FactorizeOptions& opts) co
 
 void CholeskySolver::prepare_factor(const FactorizeOptions& placed) {
   if (!L_) {
-    L_ = std::make_unique<PanelStorage>(*sym_);  // uninitialised: the assembly tasks write it
+    L_ = std::make_unique<PanelStorage>(*sym_);  // checked to fit; uninitialised: the assembly tasks write it
     panels_written_ = false;
+  } else if (!panels_written_) {
+    // Allocated by analyze() but not yet touched: L must still fit now that its pages will be used.
+    try {
+      L_->require_fits(*sym_);
+    } catch (const InsufficientMemory&) {
+      release_panels();
+      throw;
+    }
   }
   set_up_layout(placed);
 }
@@ -147,8 +155,7 @@ void CholeskySolver::set_up_layout(const FactorizeOptions& opts) {
   subtree_plans_ = std::make_unique<planners::SubtreePlans>();
   if (!work_) work_ = std::make_unique<planners::SymbolicWork>(planners::symbolic_work(sym));
   // The top groups' update lists, listed here rather than at the first submission.
-  if (std::find(layout_->subtree.begin(), layout_->subtree.end(), 0) != layout_->subtree.end())
-    planners::add_update_lists(sym, *work_);
+  if (layout_->has_top_groups()) planners::add_update_lists(sym, *work_);
   homes_ = planners::panel_homes(rt_, sym, *layout_, opts.thresholds, work_.get());
   info_.assign(static_cast<std::size_t>(sym.num_supernodes()), 0);
   host_work_.clear();
@@ -170,15 +177,6 @@ const FactorizeReport& CholeskySolver::factorize(const Csr& A, const FactorizeOp
   options_ = opts;
   report_ = FactorizeReport{};
   check_assembly_pattern(A, *map_);
-  if (L_ && !panels_written_) {
-    // Allocated by analyze() but not yet touched: L must still fit now that its pages will be used.
-    try {
-      L_->require_fits(sym);
-    } catch (const InsufficientMemory&) {
-      release_panels();
-      throw;
-    }
-  }
   report_.on_calling_thread = planners::host_takes_whole_factor(sym, opts.thresholds);
   {
     const auto t = std::chrono::steady_clock::now();

@@ -103,7 +103,8 @@ class CholeskySolver {
   void set_up_layout(const FactorizeOptions& opts);
   // opts as the layout takes them: a factor made on the calling thread is one CPU group.
   FactorizeOptions placed_options(const FactorizeOptions& opts) const;
-  // L's storage (uninitialised) and set_up_layout(placed).
+  // L's storage (uninitialised; InsufficientMemory, with nothing kept, unless it fits, checked again
+  // while it is untouched) and set_up_layout(placed).
   void prepare_factor(const FactorizeOptions& placed);
   void factorize_here(const Csr& A, ProgressReporter* progress);    // a small factor, no tasks
   void run_factor_tasks(const Csr& A, const FactorizeOptions& opts);  // the task graph

@@ -195,7 +195,7 @@ UpdatePlanStats submit_supernodal_cholesky(rt::TaskRuntime& rt, const cholesky::
     throw InvalidArgument("supernodal Cholesky: the layout and its handles do not match the symbolic factor");
   if (kept && kept->work.size() != std::size_t(ns))
     throw InvalidArgument("supernodal Cholesky: the symbolic work does not match the symbolic factor");
-  const bool tops = std::find(layout.subtree.begin(), layout.subtree.end(), 0) != layout.subtree.end();
+  const bool tops = layout.has_top_groups();
   SymbolicWork local;
   SymbolicWork& sw = kept ? *kept : (local = symbolic_work(sym));
   if (tops) add_update_lists(sym, sw);

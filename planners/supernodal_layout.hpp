@@ -7,6 +7,7 @@
 // tasks that StarPU may place on a GPU. Panels of a subtree are contiguous in L because supernodes
 // are in postorder.
 #pragma once
+#include <algorithm>
 #include <vector>
 
 #include "symbolic/symbolic_factor.hpp"
@@ -23,6 +24,8 @@ struct FactorLayout {
   double subtree_max_flops = 0;              // the threshold that was applied
 
   index_t num_groups() const { return static_cast<index_t>(subtree.size()); }
+  // Whether some group is a top supernode of its own (the ones that need per-target update lists).
+  bool has_top_groups() const { return std::find(subtree.begin(), subtree.end(), 0) != subtree.end(); }
   // Offset of supernode s's panel from the start of its group's values.
   std::int64_t offset_in_group(index_t s) const {
     return loc[s].value_offset - loc[group_begin[group_of[s]]].value_offset;
