@@ -51,7 +51,8 @@ bool same_layout_thresholds(const planners::SizeClassThresholds& a, const planne
          a.gpu_subtree_only_min_flops == b.gpu_subtree_only_min_flops &&
          a.gpu_subtree_min_flops == b.gpu_subtree_min_flops &&
          a.gpu_whole_max_flops_per_entry == b.gpu_whole_max_flops_per_entry &&
-         a.gpu_whole_min_flops == b.gpu_whole_min_flops;
+         a.gpu_whole_min_flops == b.gpu_whole_min_flops &&
+         a.gpu_whole_any_max_flops == b.gpu_whole_any_max_flops;
 }
 
 // Whether group g's tasks may run off the CPUs (its entries go to the part a GPU may read).

@@ -17,7 +17,8 @@ void add_planner_options(ArgParser& p) {
       .option("gpu-subtree-only-min-flops", "F", "leaf subtrees with at least F flops run on a GPU")
       .option("gpu-subtree-min-flops", "F", "leaf subtrees with at least F flops may run on a GPU (< 0: never)")
       .option("gpu-whole-max-flops-per-entry", "F", "with a GPU, factors under F flops per entry of L go to it whole (0: never)")
-      .option("gpu-whole-min-flops", "F", "with a GPU, factors of at least F flops (and under the subtree-only value) go to it whole (<0: never)")
+      .option("gpu-whole-min-flops", "F", "with a GPU, factors of at least F flops (and under the next value) go to it whole (<0: never)")
+      .option("gpu-whole-any-max-flops", "F", "with a GPU, factors under F flops go to it whole whatever their flops per entry (from the previous value on)")
       .option("host-whole-max-flops", "F", "factors of at most F flops are factored on the calling thread, without tasks (<0: never)")
       .option("gpu-subtree-fused-max-flops", "F", "GPU subtrees: updates under F flops go to the fused kernel")
       .option("gpu-subtree-batched-max-cols", "N", "GPU subtrees: panels of at most N columns go to the batched factor kernel")
@@ -41,6 +42,8 @@ void apply_planner_options(const ArgParser& p, planners::SizeClassThresholds& th
   if (p.has("gpu-whole-max-flops-per-entry"))
     th.gpu_whole_max_flops_per_entry = p.get_double_in("gpu-whole-max-flops-per-entry", 0, kMost);
   if (p.has("gpu-whole-min-flops")) th.gpu_whole_min_flops = p.get_double_in("gpu-whole-min-flops", -1, kMost);
+  if (p.has("gpu-whole-any-max-flops"))
+    th.gpu_whole_any_max_flops = p.get_double_in("gpu-whole-any-max-flops", 0, kMost);
   if (p.has("host-whole-max-flops")) th.host_whole_max_flops = p.get_double_in("host-whole-max-flops", -1, kMost);
   if (p.has("gpu-subtree-fused-max-flops"))
     th.gpu_subtree_fused_max_flops = p.get_double_in("gpu-subtree-fused-max-flops", 0, kMost);

@@ -172,7 +172,7 @@ bool gpu_takes_whole_factor(const cholesky::SymbolicFactor& sym, const SizeClass
   if (!gpu || th.restrict_to == rt::Where::Cpu || host_takes_whole_factor(sym, th) || th.subtree_max_flops >= 0 ||
       sym.nnz_L_exact <= 0)
     return false;
-  if (sym.flops < th.gpu_subtree_only_min_flops) return th.gpu_whole_min_flops >= 0 && sym.flops >= th.gpu_whole_min_flops;
+  if (sym.flops < th.gpu_whole_any_max_flops) return th.gpu_whole_min_flops >= 0 && sym.flops >= th.gpu_whole_min_flops;
   return sym.flops < th.gpu_whole_max_flops_per_entry * double(sym.nnz_L_exact);
 }
 

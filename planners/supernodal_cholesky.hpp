@@ -36,22 +36,25 @@ struct SizeClassThresholds {
   // GPU-assembled panels to the CPUs, moving the panels down and back up again.
   double gpu_only_min_flops = 2.0e7;
   double subtree_max_flops = -1;       // leaf subtree tasks (plan_factor_layout); < 0 automatic, 0 none
-  // Leaf subtree tasks of at least this much work run on a GPU (level-batched kernel): a core would
-  // take ~1000x longer.
-  double gpu_subtree_only_min_flops = 1.0e9;
+  // Leaf subtree tasks of at least this much work run on a GPU (level-batched kernel). Low, because
+  // the GPU idles until the subtrees below the top separators are done: on a GPU node the few cores
+  // took longer over the 3D leaf subtrees (a fraction of a percent of the flops, at a few GFLOP/s a
+  // core) than the GPU over everything else, and the subtrees of medium size go faster on the GPU
+  // that waits for them. The small ones stay on the cores, which do them while the GPU starts.
+  double gpu_subtree_only_min_flops = 5.0e7;
   // From this much work on the scheduler may put smaller subtree tasks on a GPU too (< 0: it may
-  // not). Off by default: on 3D problems the subtrees are ~1% of the work and the CPUs finish them
-  // while the GPU does the top of the tree; a GPU that also takes them made 100^3 slower.
+  // not). Off by default: placed task by task, subtrees moved between the devices' queues.
   double gpu_subtree_min_flops = -1;
   // With a GPU and an automatic subtree limit, factors whose work per entry of L is below this
   // (2D meshes: ~400-700 flops per entry, 3D: 2500-8000) are factored whole on the GPU, as one
   // subtree task: StarPU's task per medium front, and the CPUs' share, cost more than copying L both
   // ways. Work below gpu_subtree_only_min_flops stays with the CPU path. 0: never.
   double gpu_whole_max_flops_per_entry = 1500;
-  // Below gpu_subtree_only_min_flops, factors of at least this much work go to a GPU whole too,
-  // whatever their work per entry: there the CPU path is a few StarPU tasks over small fronts, whose
-  // overheads cost 2-7x cuDSS on the shared SPD matrices, and the GPU's level-batched kernels take
-  // them in a few launches per level (< 0: never).
+  // Factors of less work than gpu_whole_any_max_flops and at least gpu_whole_min_flops go to a GPU
+  // whole too, whatever their work per entry: there the CPU path is a few StarPU tasks over small
+  // fronts, whose overheads cost 2-7x cuDSS on the shared SPD matrices, and the GPU's level-batched
+  // kernels take them in a few launches per level (gpu_whole_min_flops < 0: never).
+  double gpu_whole_any_max_flops = 1.0e9;
   double gpu_whole_min_flops = 1.5e6;
   // Factors of at most this much work are factored on the calling thread, without tasks: below it
   // StarPU's fixed cost per factorization (acquiring the data, waking workers, waiting) and a GPU's

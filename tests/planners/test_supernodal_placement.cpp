@@ -110,7 +110,7 @@ TEST(SupernodalPlanPlacement, KeptSymbolicWorkGivesTheSameDag) {
 // nor without a GPU, nor when the caller set the subtree limit or kept the work on CPUs.
 TEST(SupernodalPlanPlacement, WholeFactorOnTheGpuOnlyFor2dLikeFactors) {
   planners::SizeClassThresholds th;
-  th.gpu_subtree_only_min_flops = 0;  // the test problems are small
+  th.gpu_whole_any_max_flops = 0;  // the test problems are small
   const auto flat = cholesky::analyze(triangle(laplacian_2d(120, 110), Triangle::Lower));
   const auto cube = cholesky::analyze(triangle(laplacian_3d(24, 23, 22), Triangle::Lower));
   // Work per entry grows with the size (the default limit sits between 2D and 3D meshes of a
@@ -129,10 +129,10 @@ TEST(SupernodalPlanPlacement, WholeFactorOnTheGpuOnlyFor2dLikeFactors) {
   set.restrict_to = rt::Where::Cpu;
   EXPECT_FALSE(planners::gpu_takes_whole_factor(flat, set, 1));
   set = th;
-  set.gpu_subtree_only_min_flops = 2 * flat.flops;  // under it, small factors go whole (3D too)...
+  set.gpu_whole_any_max_flops = 2 * flat.flops;  // under it, small factors go whole (3D too)...
   set.gpu_whole_min_flops = flat.flops / 2;
   EXPECT_EQ(planners::gpu_takes_whole_factor(flat, set, 1), codelets::kCudaBuild);
-  set.gpu_subtree_only_min_flops = 2 * cube.flops;
+  set.gpu_whole_any_max_flops = 2 * cube.flops;
   EXPECT_EQ(planners::gpu_takes_whole_factor(cube, set, 1), codelets::kCudaBuild);
   EXPECT_FALSE(planners::gpu_takes_whole_factor(cube, set, 0));
   set.gpu_whole_min_flops = 2 * cube.flops;  // ...from gpu_whole_min_flops on: below, the CPU path
