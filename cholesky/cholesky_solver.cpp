@@ -151,6 +151,7 @@ void CholeskySolver::set_up_layout(const FactorizeOptions& opts) {
   // A 2D-like factor goes to the GPUs whole: one subtree group per GPU share or one in all
   // (planners::gpu_factor_subtree_limit).
   const double subtree_max = planners::gpu_factor_subtree_limit(sym, opts.thresholds, rt_.cuda_devices());
+  rt::PausedWorkers paused(rt_);  // host-only work, the registration included
   layout_ = std::make_unique<planners::FactorLayout>(planners::plan_factor_layout(sym, subtree_max));
   layout_thresholds_ = opts.thresholds;
   subtree_plans_ = std::make_unique<planners::SubtreePlans>();
@@ -166,7 +167,6 @@ void CholeskySolver::set_up_layout(const FactorizeOptions& opts) {
 
   std::vector<bool> device(static_cast<std::size_t>(layout_->num_groups()));
   for (index_t g = 0; g < layout_->num_groups(); ++g) device[g] = device_group(*layout_, homes_, g);
-  rt::PausedWorkers paused(rt_);  // host-only work
   grouped_ = std::make_unique<GroupedAssembly>(group_entries(*map_, *layout_, device));
   entries_ = std::make_unique<EntryHandles>(rt_, *grouped_);
 }
