@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """Time of a factorization split by task class and device, from StarPU's tasks.rec (a --trace run).
 
-  trace_split.py TRACE_DIR/tasks.rec [--last] [--by-task]
-    --last     only the last factorization of the run
+  trace_split.py TRACE_DIR/tasks.rec [--last] [--by-task] [--timeline MS]
+    --last     from the start of the last factorization of the run (its first assembly task) on
+    --timeline MS  per window of MS ms: the CPU workers' busy share, the share of the window in which
+               at least one CUDA worker runs a task, the mean number of CUDA tasks running, and the
+               classes that took most CUDA time there (where the GPU idles, and why)
     --by-task  any run (SpMV, solve, ...): class = the task's name less its trailing part number
                (spmv_pcsc_p0 -> spmv_pcsc, spmv_pcsc_merge stays), device = the memory node the task
                ran on (node 0 is host RAM, the others are GPUs); shows the merges' share of each GPU
@@ -60,6 +63,42 @@ def by_task(tasks):
     return 0
 
 
+def union_ms(intervals, lo, hi):
+    """Length of the union of intervals clipped to [lo, hi)."""
+    total, end = 0.0, lo
+    for s, e in sorted((max(s, lo), min(e, hi)) for s, e in intervals if e > lo and s < hi):
+        if e > end:
+            total += e - max(s, end)
+            end = e
+    return total
+
+
+def timeline(tasks, cuda, window):
+    t0 = min(r['s'] for r in tasks)
+    t1 = max(r['e'] for r in tasks)
+    cpus = {r['WorkerId'] for r in tasks} - cuda
+    print(f'{len(cpus)} CPU and {len(cuda)} CUDA workers, {t1 - t0:.1f} ms\n')
+    print('| window (ms) | CPU busy | GPU busy (any worker) | CUDA tasks running | top CUDA classes (ms) |')
+    print('|---|---|---|---|---|')
+    lo = t0
+    while lo < t1:
+        hi = lo + window
+        inside = [r for r in tasks if r['e'] > lo and r['s'] < hi]
+        clip = lambda r: min(r['e'], hi) - max(r['s'], lo)
+        cpu = sum(clip(r) for r in inside if r['WorkerId'] not in cuda)
+        on_gpu = [r for r in inside if r['WorkerId'] in cuda]
+        classes = collections.Counter()
+        for r in on_gpu:
+            classes[r['Name'].split('_')[0]] += clip(r)
+        top = ', '.join(f'{c} {ms:.1f}' for c, ms in classes.most_common(3))
+        span = min(hi, t1) - lo
+        print(f'| {lo - t0:.0f}-{min(hi, t1) - t0:.0f} | {100 * cpu / (span * max(1, len(cpus))):.0f}% | '
+              f'{100 * union_ms([(r["s"], r["e"]) for r in on_gpu], lo, hi) / span:.0f}% | '
+              f'{sum(clip(r) for r in on_gpu) / span:.1f} | {top} |')
+        lo = hi
+    return 0
+
+
 def main():
     if len(sys.argv) < 2 or sys.argv[1] in ('-h', '--help'):
         print(__doc__)
@@ -69,13 +108,16 @@ def main():
     for r in tasks:
         r['s'], r['e'] = float(r['StartTime']), float(r['EndTime'])
     tasks.sort(key=lambda r: r['s'])
-    if '--last' in sys.argv:  # a factorization starts with the first leaf subtree
-        starts = [r['s'] for r in tasks if r['Name'].startswith('subtree_0_')]
+    if '--last' in sys.argv:  # a factorization starts with its first assembly task (or leaf subtree)
+        starts = [r['s'] for r in tasks if r['Name'] == 'assemble_0'] or \
+            [r['s'] for r in tasks if r['Name'].startswith('subtree_0_')]
         if starts:
             tasks = [r for r in tasks if r['s'] >= starts[-1]]
     if '--by-task' in sys.argv:
         return by_task(tasks)
     cuda = {r['WorkerId'] for r in tasks if r['Name'].startswith(('dpq', 'tpq')) and r.get('MemoryNode', '0') != '0'}
+    if '--timeline' in sys.argv:
+        return timeline(tasks, cuda, float(sys.argv[sys.argv.index('--timeline') + 1]))
     span, busy, per_device = tally(
         tasks, lambda r: (r['Name'].split('_')[0], 'CUDA' if r['WorkerId'] in cuda else 'CPU'))
     print(f'span {span:.1f} ms, {len(tasks)} tasks, CUDA workers {sorted(cuda)}\n')
