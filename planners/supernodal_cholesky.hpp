@@ -38,9 +38,9 @@ struct SizeClassThresholds {
   double subtree_max_flops = -1;       // leaf subtree tasks (plan_factor_layout); < 0 automatic, 0 none
   // Leaf subtree tasks of at least this much work run on a GPU (level-batched kernel). Low, because
   // the GPU idles until the subtrees below the top separators are done: on a GPU node the few cores
-  // took longer over the 3D leaf subtrees (a fraction of a percent of the flops, at a few GFLOP/s a
-  // core) than the GPU over everything else, and the subtrees of medium size go faster on the GPU
-  // that waits for them. The small ones stay on the cores, which do them while the GPU starts.
+  // took about as long over the 3D leaf subtrees (a fraction of a percent of the flops, at a few
+  // GFLOP/s a core) as the GPU over everything else, and the subtrees of medium size go faster on
+  // the GPU that waits for them. The small ones stay on the cores, which do them while it starts.
   double gpu_subtree_only_min_flops = 5.0e7;
   // From this much work on the scheduler may put smaller subtree tasks on a GPU too (< 0: it may
   // not). Off by default: placed task by task, subtrees moved between the devices' queues.

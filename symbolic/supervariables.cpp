@@ -62,7 +62,8 @@ std::optional<Supervariables> find_supervariables(const AdjacencyGraph& g, doubl
   }
   // leader[v]: the smallest vertex with v's closed neighbourhood.
   std::vector<index_t> leader(nv, -1);
-  parallel_chunks(start.size() - 1, 16, [&](std::size_t b0, std::size_t b1) {
+  const std::size_t buckets = start.size() - 1;  // a thread's share holds about kMinChunk vertices or more
+  parallel_chunks(buckets, std::max<std::size_t>(1, buckets * kMinChunk / nv), [&](std::size_t b0, std::size_t b1) {
     std::sort(by_hash.begin() + static_cast<std::ptrdiff_t>(start[b0]),
               by_hash.begin() + static_cast<std::ptrdiff_t>(start[b1]),
               [&](index_t a, index_t b) { return hash[a] != hash[b] ? hash[a] < hash[b] : a < b; });
