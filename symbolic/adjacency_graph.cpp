@@ -1,17 +1,81 @@
 // Graph construction for the symbolic analysis.
 #include "symbolic/adjacency_graph.hpp"
 
+#include <algorithm>
+#include <atomic>
 #include <vector>
 
+#include "sparse/host_threads.hpp"
 #include "symbolic/input_checks.hpp"
 
 namespace hetsparse::cholesky {
+namespace {
+
+// Whether each row's entries on the kept side (above the diagonal when `upper`, else below) rise
+// strictly: sorted, without duplicates, as the Matrix Market reader and the generators give them.
+bool kept_entries_rise(const Csr& a, bool upper) {
+  std::atomic<bool> rise{true};
+  parallel_chunks(static_cast<std::size_t>(a.rows), std::size_t(1) << 15, [&](std::size_t b, std::size_t e) {
+    for (auto i = static_cast<index_t>(b); i < static_cast<index_t>(e); ++i) {
+      index_t last = -1;
+      for (offset_t p = a.rowptr[i]; p < a.rowptr[i + 1]; ++p) {
+        const index_t j = a.colind[p];
+        if (upper ? j <= i : j >= i) continue;
+        if (j <= last) {
+          rise.store(false, std::memory_order_relaxed);
+          return;
+        }
+        last = j;
+      }
+      if (!rise.load(std::memory_order_relaxed)) return;
+    }
+  });
+  return rise.load();
+}
+
+// Then the graph needs no sorting: a vertex's neighbours on the kept side are its row's kept
+// entries, copied in parallel, and those on the other side come from one transpose of the kept
+// entries, which visits the rows in increasing order. Lower: the row's own part first (all below
+// the vertex); upper: the transposed part first.
+AdjacencyGraph graph_from_rising_rows(const Csr& a, bool upper) {
+  const auto n = static_cast<std::size_t>(a.rows);
+  const auto kept = [upper](index_t i, index_t j) { return upper ? j > i : j < i; };
+  std::vector<offset_t> own(n, 0), other(n, 0);
+  for (index_t i = 0; i < a.rows; ++i)
+    for (offset_t p = a.rowptr[i]; p < a.rowptr[i + 1]; ++p)
+      if (kept(i, a.colind[p])) {
+        ++own[i];
+        ++other[a.colind[p]];
+      }
+  AdjacencyGraph g;
+  g.n = a.rows;
+  g.xadj.assign(n + 1, 0);
+  for (std::size_t v = 0; v < n; ++v) g.xadj[v + 1] = g.xadj[v] + own[v] + other[v];
+  g.adj.resize(static_cast<std::size_t>(g.xadj[n]));
+  parallel_chunks(n, std::size_t(1) << 15, [&](std::size_t b, std::size_t e) {
+    for (std::size_t v = b; v < e; ++v) {
+      offset_t out = g.xadj[v] + (upper ? other[v] : 0);
+      const auto i = static_cast<index_t>(v);
+      for (offset_t p = a.rowptr[i]; p < a.rowptr[i + 1]; ++p)
+        if (kept(i, a.colind[p])) g.adj[out++] = a.colind[p];
+    }
+  });
+  std::vector<offset_t> next(n);
+  for (std::size_t v = 0; v < n; ++v) next[v] = g.xadj[v] + (upper ? 0 : own[v]);
+  for (index_t i = 0; i < a.rows; ++i)
+    for (offset_t p = a.rowptr[i]; p < a.rowptr[i + 1]; ++p)
+      if (kept(i, a.colind[p])) g.adj[next[a.colind[p]]++] = i;
+  return g;
+}
+
+}  // namespace
 
 AdjacencyGraph symmetric_graph(const Csr& a, InputTriangle input) {
   check_input(a, input);
 
   // Each off-diagonal pair once: the stored triangle, or the strict lower part of a full matrix.
   const bool upper = input == InputTriangle::Upper;
+  if (kept_entries_rise(a, upper)) return graph_from_rising_rows(a, upper);
   const auto for_each_edge = [&a, upper](auto&& visit) {
     for (index_t i = 0; i < a.rows; ++i) {
       for (offset_t p = a.rowptr[i]; p < a.rowptr[i + 1]; ++p) {

@@ -7,6 +7,8 @@
 
 #include "hetsparse/error.hpp"
 #include "sparse/convert.hpp"
+#include "sparse/generators.hpp"
+#include "symbolic/adjacency_graph.hpp"
 #include "symbolic/analysis.hpp"
 #include "tests/support/symbolic_checks.hpp"
 
@@ -27,6 +29,41 @@ TEST(SymbolicInput, LowerUpperAndFullGiveTheSameAnalysis) {
     const SymbolicFactor lower = analyze(triangle(m.full, Triangle::Lower));
     expect_same_analysis(lower, analyze(triangle(m.full, Triangle::Upper), with_input(InputTriangle::Upper)));
     expect_same_analysis(lower, analyze(m.full, with_input(InputTriangle::Full)));
+  }
+}
+
+// Rows whose kept entries rise take symmetric_graph's path without sorting; the same rows reversed
+// take the sorting one. Both give the same graph, on a matrix large enough for several threads.
+TEST(SymbolicInput, RisingAndReversedRowsGiveTheSameGraph) {
+  const Csr full = random_banded(70000, 300, 0.03, 5, true);
+  const auto reversed = [](Csr m) {
+    for (index_t i = 0; i < m.rows; ++i) {
+      std::reverse(m.colind.begin() + m.rowptr[i], m.colind.begin() + m.rowptr[i + 1]);
+      std::reverse(m.values.begin() + m.rowptr[i], m.values.begin() + m.rowptr[i + 1]);
+    }
+    return m;
+  };
+  const std::pair<Csr, InputTriangle> inputs[] = {{triangle(full, Triangle::Lower), InputTriangle::Lower},
+                                                  {triangle(full, Triangle::Upper), InputTriangle::Upper},
+                                                  {full, InputTriangle::Full}};
+  const AdjacencyGraph first = symmetric_graph(inputs[0].first, InputTriangle::Lower);
+  ASSERT_GT(first.num_arcs(), 4 * static_cast<offset_t>(full.rows));
+  for (index_t v = 0; v < first.n; ++v) {  // rising lists without the vertex itself
+    for (offset_t p = first.xadj[v]; p < first.xadj[v + 1]; ++p) {
+      ASSERT_NE(first.adj[p], v);
+      if (p > first.xadj[v]) {
+        ASSERT_LT(first.adj[p - 1], first.adj[p]);
+      }
+    }
+  }
+  for (const auto& [a, input] : inputs) {
+    SCOPED_TRACE(static_cast<int>(input));
+    for (const Csr& m : {a, reversed(a)}) {
+      const AdjacencyGraph g = symmetric_graph(m, input);
+      EXPECT_EQ(g.n, first.n);
+      EXPECT_EQ(g.xadj, first.xadj);
+      EXPECT_EQ(g.adj, first.adj);
+    }
   }
 }
 
