@@ -11,6 +11,18 @@
 namespace hetsparse::cholesky {
 namespace {
 
+// Each off-diagonal pair once: the stored triangle (above the diagonal when `upper`), or the strict
+// lower part of a full matrix.
+bool kept(bool upper, index_t i, index_t j) { return upper ? j > i : j < i; }
+
+// visit(i, j) for row i's kept entries, rows in increasing order, each row in storage order.
+template <class Visit>
+void for_each_kept_entry(const Csr& a, bool upper, Visit&& visit) {
+  for (index_t i = 0; i < a.rows; ++i)
+    for (offset_t p = a.rowptr[i]; p < a.rowptr[i + 1]; ++p)
+      if (kept(upper, i, a.colind[p])) visit(i, a.colind[p]);
+}
+
 // Whether each row's entries on the kept side (above the diagonal when `upper`, else below) rise
 // strictly: sorted, without duplicates, as the Matrix Market reader and the generators give them.
 bool kept_entries_rise(const Csr& a, bool upper) {
@@ -20,7 +32,7 @@ bool kept_entries_rise(const Csr& a, bool upper) {
       index_t last = -1;
       for (offset_t p = a.rowptr[i]; p < a.rowptr[i + 1]; ++p) {
         const index_t j = a.colind[p];
-        if (upper ? j <= i : j >= i) continue;
+        if (!kept(upper, i, j)) continue;
         if (j <= last) {
           rise.store(false, std::memory_order_relaxed);
           return;
@@ -39,14 +51,11 @@ bool kept_entries_rise(const Csr& a, bool upper) {
 // the vertex); upper: the transposed part first.
 AdjacencyGraph graph_from_rising_rows(const Csr& a, bool upper) {
   const auto n = static_cast<std::size_t>(a.rows);
-  const auto kept = [upper](index_t i, index_t j) { return upper ? j > i : j < i; };
   std::vector<offset_t> own(n, 0), other(n, 0);
-  for (index_t i = 0; i < a.rows; ++i)
-    for (offset_t p = a.rowptr[i]; p < a.rowptr[i + 1]; ++p)
-      if (kept(i, a.colind[p])) {
-        ++own[i];
-        ++other[a.colind[p]];
-      }
+  for_each_kept_entry(a, upper, [&](index_t i, index_t j) {
+    ++own[i];
+    ++other[j];
+  });
   AdjacencyGraph g;
   g.n = a.rows;
   g.xadj.assign(n + 1, 0);
@@ -57,14 +66,12 @@ AdjacencyGraph graph_from_rising_rows(const Csr& a, bool upper) {
       offset_t out = g.xadj[v] + (upper ? other[v] : 0);
       const auto i = static_cast<index_t>(v);
       for (offset_t p = a.rowptr[i]; p < a.rowptr[i + 1]; ++p)
-        if (kept(i, a.colind[p])) g.adj[out++] = a.colind[p];
+        if (kept(upper, i, a.colind[p])) g.adj[out++] = a.colind[p];
     }
   });
   std::vector<offset_t> next(n);
   for (std::size_t v = 0; v < n; ++v) next[v] = g.xadj[v] + (upper ? 0 : own[v]);
-  for (index_t i = 0; i < a.rows; ++i)
-    for (offset_t p = a.rowptr[i]; p < a.rowptr[i + 1]; ++p)
-      if (kept(i, a.colind[p])) g.adj[next[a.colind[p]]++] = i;
+  for_each_kept_entry(a, upper, [&](index_t i, index_t j) { g.adj[next[j]++] = i; });
   return g;
 }
 
@@ -73,29 +80,20 @@ AdjacencyGraph graph_from_rising_rows(const Csr& a, bool upper) {
 AdjacencyGraph symmetric_graph(const Csr& a, InputTriangle input) {
   check_input(a, input);
 
-  // Each off-diagonal pair once: the stored triangle, or the strict lower part of a full matrix.
   const bool upper = input == InputTriangle::Upper;
   if (kept_entries_rise(a, upper)) return graph_from_rising_rows(a, upper);
-  const auto for_each_edge = [&a, upper](auto&& visit) {
-    for (index_t i = 0; i < a.rows; ++i) {
-      for (offset_t p = a.rowptr[i]; p < a.rowptr[i + 1]; ++p) {
-        const index_t j = a.colind[p];
-        if (upper ? j > i : j < i) visit(i, j);
-      }
-    }
-  };
   // Arcs in A's storage order, both directions, duplicates kept.
   AdjacencyGraph stored;
   stored.n = a.rows;
   stored.xadj.assign(static_cast<std::size_t>(a.rows) + 1, 0);
-  for_each_edge([&stored](index_t i, index_t j) {
+  for_each_kept_entry(a, upper, [&stored](index_t i, index_t j) {
     ++stored.xadj[i + 1];
     ++stored.xadj[j + 1];
   });
   for (index_t v = 0; v < a.rows; ++v) stored.xadj[v + 1] += stored.xadj[v];
   stored.adj.resize(static_cast<std::size_t>(stored.xadj[a.rows]));
   std::vector<offset_t> next(stored.xadj.begin(), stored.xadj.end() - 1);
-  for_each_edge([&stored, &next](index_t i, index_t j) {
+  for_each_kept_entry(a, upper, [&stored, &next](index_t i, index_t j) {
     stored.adj[next[i]++] = j;
     stored.adj[next[j]++] = i;
   });
