@@ -13,6 +13,7 @@
 #include "symbolic/ordering.hpp"
 #include "symbolic/supernode_split.hpp"
 #include "symbolic/supernodes.hpp"
+#include "symbolic/supervariable_symbolic.hpp"
 #include "symbolic/symbolic_structure.hpp"
 #include "sparse/progress.hpp"
 
@@ -82,16 +83,28 @@ SymbolicSkeleton analyze_skeleton(const Csr& a, const AnalyzeOptions& opts) {
   f.n = graph.n;
   f.timings.input_s = clock.lap("ordering");
 
-  const std::vector<index_t> order = fill_reducing_ordering(graph, opts);
-  const std::vector<index_t> order_inverse = inverse_permutation(order);
+  FillReducingOrder ordering = fill_reducing_ordering(graph, opts);
+  const std::vector<index_t>& order = ordering.order;
   f.timings.ordering_s = clock.lap("elimination tree");
 
-  const PermutedGraph ordered{graph, order, order_inverse};
-  std::vector<index_t> parent = elimination_tree(ordered);
-  const std::vector<index_t> post = postorder(parent);
-  f.timings.etree_s = clock.lap("column counts");
-
-  std::vector<offset_t> counts = column_counts(ordered, parent, post);
+  std::vector<index_t> parent;
+  std::vector<offset_t> counts;
+  if (ordering.supervariables) {
+    const Supervariables& s = *ordering.supervariables;
+    const std::vector<index_t> compressed_parent = supervariable_etree(s, ordering.compressed);
+    f.timings.etree_s = clock.lap("column counts");
+    ExpandedTree tree = expand_supervariable_tree(s, ordering.compressed, compressed_parent);
+    parent = std::move(tree.parent);
+    counts = std::move(tree.counts);
+    sk.supervariables = std::move(ordering.supervariables);
+  } else {
+    const std::vector<index_t> order_inverse = inverse_permutation(order);
+    const PermutedGraph ordered{graph, order, order_inverse};
+    parent = elimination_tree(ordered);
+    const std::vector<index_t> post = postorder(parent);
+    f.timings.etree_s = clock.lap("column counts");
+    counts = column_counts(ordered, parent, post);
+  }
   f.timings.counts_s = clock.lap("postorder");
 
   // Final order: the ordering, then the weighted postorder of its tree.
@@ -116,7 +129,9 @@ SymbolicFactor amalgamate_skeleton(const SymbolicSkeleton& sk, const AnalyzeOpti
   f.col_to_supernode = column_to_supernode(f.supernodes, f.n);
   f.timings.supernodes_s += clock.lap("structure of L");
 
-  f.rows = supernode_rows(PermutedGraph{sk.graph, f.perm, f.iperm}, f.supernodes, f.col_to_supernode);
+  f.rows = sk.supervariables
+               ? supervariable_supernode_rows(*sk.supervariables, f.iperm, f.supernodes, f.col_to_supernode)
+               : supernode_rows(PermutedGraph{sk.graph, f.perm, f.iperm}, f.supernodes, f.col_to_supernode);
   split_wide_supernodes(f, opts.max_supernode_cols);
   add_statistics(f);
   f.timings.structure_s = clock.lap();

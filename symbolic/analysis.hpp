@@ -2,10 +2,12 @@
 // ordering, elimination tree and its postorder, column counts, fundamental supernodes, relaxed
 // amalgamation, and the row structure of every supernode panel, with nnz(L) and the flop count.
 #pragma once
+#include <optional>
 #include <vector>
 
 #include "symbolic/adjacency_graph.hpp"
 #include "symbolic/analyze_options.hpp"
+#include "symbolic/supervariables.hpp"
 #include "symbolic/symbolic_factor.hpp"
 #include "sparse/csr.hpp"
 
@@ -22,6 +24,8 @@ SymbolicFactor analyze(const Csr& a, const AnalyzeOptions& opts = {});
 // auto-tuner): the ordering, elimination tree and column counts do not depend on the amalgamation.
 struct SymbolicSkeleton {
   AdjacencyGraph graph;   // A's graph in its own numbering
+  // A's supervariables when the ordering keeps them together: the panel rows come from their graph.
+  std::optional<Supervariables> supervariables;
   SymbolicFactor factor;  // n, perm, iperm, etree, col_counts and their timings; no supernodes yet
   std::vector<Supernode> fundamental;
 };

@@ -3,6 +3,7 @@
 
 #include <numeric>
 #include <string>
+#include <utility>
 
 #include "symbolic/metis_graph.hpp"
 #include "symbolic/nested_dissection.hpp"
@@ -49,7 +50,7 @@ void check_permutation(const std::vector<index_t>& perm, index_t n, const char* 
   }
 }
 
-std::vector<index_t> fill_reducing_ordering(const AdjacencyGraph& g, const AnalyzeOptions& opts) {
+FillReducingOrder fill_reducing_ordering(const AdjacencyGraph& g, const AnalyzeOptions& opts) {
   if (opts.ordering != Ordering::User && !opts.user_perm.empty()) {
     throw InvalidArgument("analyze: user_perm is set but the ordering is not Ordering::User");
   }
@@ -59,16 +60,23 @@ std::vector<index_t> fill_reducing_ordering(const AdjacencyGraph& g, const Analy
         throw InvalidArgument("analyze: ordering_threads = " + std::to_string(opts.ordering_threads) +
                               " is negative (0: one per hardware thread)");
       }
-      if (opts.ordering_threads == 1) return metis_nested_dissection(g);  // METIS compresses inside
+      if (opts.ordering_threads == 1) return {metis_nested_dissection(g), std::nullopt, {}};  // METIS compresses inside
       {
         const int threads = host_thread_count(opts.ordering_threads);
         // The top-level separators are METIS calls of their own, which do not compress the graph.
-        if (const auto s = find_supervariables(g))
-          return expand_order(*s, parallel_nested_dissection(s->graph, threads, kMinDissectionPart, s->weight));
-        return parallel_nested_dissection(g, threads);
+        if (auto s = find_supervariables(g)) {
+          FillReducingOrder r;
+          r.compressed = parallel_nested_dissection(s->graph, threads, kMinDissectionPart, s->weight);
+          r.order = expand_order(*s, r.compressed);
+          r.supervariables = std::move(s);
+          return r;
+        }
+        return {parallel_nested_dissection(g, threads), std::nullopt, {}};
       }
-    case Ordering::Natural: return identity(g.n);
-    case Ordering::User: check_permutation(opts.user_perm, g.n, "analyze: user_perm"); return opts.user_perm;
+    case Ordering::Natural: return {identity(g.n), std::nullopt, {}};
+    case Ordering::User:
+      check_permutation(opts.user_perm, g.n, "analyze: user_perm");
+      return {opts.user_perm, std::nullopt, {}};
   }
   throw InvalidArgument("analyze: unknown ordering " + std::to_string(static_cast<int>(opts.ordering)));
 }

@@ -16,4 +16,11 @@ namespace hetsparse::cholesky {
 std::vector<index_t> supernode_rows(const PermutedGraph& g, const std::vector<Supernode>& supernodes,
                                     const std::vector<index_t>& col_to_supernode);
 
+// The same rows from the graph of supervariables (supervariables.hpp), whose vertex k stands for
+// the factor's columns first[k] .. first[k] + size[k] - 1 (first increasing in k): each stored
+// entry of that graph does the work of size^2 entries of A's.
+std::vector<index_t> supernode_rows(const PermutedGraph& blocks, const std::vector<index_t>& first,
+                                    const std::vector<index_t>& size, const std::vector<Supernode>& supernodes,
+                                    const std::vector<index_t>& col_to_supernode);
+
 }  // namespace hetsparse::cholesky

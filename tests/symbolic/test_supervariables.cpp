@@ -1,6 +1,7 @@
 // Supervariables (symbolic/supervariables.hpp) against a brute-force grouping by closed
 // neighbourhood, on graphs with planted groups of every size; the order they give the parallel
-// ordering keeps each group together and the fill of the serial METIS ordering.
+// ordering keeps each group together and the fill of the serial METIS ordering; the tree, counts
+// and panel rows computed on their graph equal those computed on A's.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,8 +14,13 @@
 #include "sparse/generators.hpp"
 #include "symbolic/adjacency_graph.hpp"
 #include "symbolic/analysis.hpp"
+#include "symbolic/column_counts.hpp"
+#include "symbolic/etree.hpp"
 #include "symbolic/ordering.hpp"
+#include "symbolic/supernodes.hpp"
+#include "symbolic/supervariable_symbolic.hpp"
 #include "symbolic/supervariables.hpp"
+#include "symbolic/symbolic_structure.hpp"
 
 namespace hetsparse::cholesky {
 namespace {
@@ -144,6 +150,80 @@ TEST(Supervariables, ParallelOrderingOfTheCompressedGraphKeepsTheFill) {
   const SymbolicFactor s1 = analyze(lower, serial), s3 = analyze(lower, parallel);
   EXPECT_LT(static_cast<double>(s3.nnz_L_exact), 1.10 * static_cast<double>(s1.nnz_L_exact));
   EXPECT_EQ(analyze(lower, parallel).perm, s3.perm);  // deterministic
+}
+
+// The symbolic phases on A's graph and on its supervariables' graph, for a random order of the
+// supervariables: same tree, same counts, and (after the weighted postorder and an amalgamation)
+// the same panel rows.
+void expect_same_symbolic_phases(const AdjacencyGraph& g, unsigned seed) {
+  const auto s = find_supervariables(g, 1.0);
+  ASSERT_TRUE(s.has_value());
+  std::vector<index_t> compressed(static_cast<std::size_t>(s->graph.n));
+  for (index_t k = 0; k < s->graph.n; ++k) compressed[k] = k;
+  std::shuffle(compressed.begin(), compressed.end(), std::mt19937(seed));
+  const std::vector<index_t> order = expand_order(*s, compressed);
+  const std::vector<index_t> order_inverse = inverse_permutation(order);
+  const PermutedGraph ordered{g, order, order_inverse};
+  const std::vector<index_t> parent = elimination_tree(ordered);
+  const std::vector<offset_t> counts = column_counts(ordered, parent, postorder(parent));
+
+  const ExpandedTree tree = expand_supervariable_tree(*s, compressed, supervariable_etree(*s, compressed));
+  ASSERT_EQ(tree.parent, parent);
+  ASSERT_EQ(tree.counts, counts);
+
+  const std::vector<index_t> post = postorder(parent, &counts);
+  std::vector<index_t> perm(order.size()), final_parent(order.size());
+  std::vector<offset_t> final_counts(order.size());
+  const std::vector<index_t> position = inverse_permutation(post);
+  for (std::size_t k = 0; k < post.size(); ++k) {
+    perm[k] = order[post[k]];
+    final_parent[k] = parent[post[k]] == -1 ? -1 : position[parent[post[k]]];
+    final_counts[k] = counts[post[k]];
+  }
+  const std::vector<index_t> iperm = inverse_permutation(perm);
+  const std::vector<Supernode> supernodes =
+      amalgamate(fundamental_supernodes(final_parent, final_counts), AnalyzeOptions{}.amalgamation);
+  const std::vector<index_t> owner = column_to_supernode(supernodes, g.n);
+  EXPECT_EQ(supervariable_supernode_rows(*s, iperm, supernodes, owner),
+            supernode_rows(PermutedGraph{g, perm, iperm}, supernodes, owner));
+
+  // A permutation that separates two members of a supervariable is refused.
+  for (index_t v = 0; v < s->graph.n; ++v) {
+    if (s->weight[v] < 2) continue;
+    std::vector<index_t> split = perm;
+    const index_t a = iperm[s->member[s->begin[v]]];
+    std::swap(split[a], split[a == 0 ? a + 2 : a - 1]);
+    EXPECT_THROW(supervariable_supernode_rows(*s, inverse_permutation(split), supernodes, owner),
+                 std::logic_error);
+    break;
+  }
+}
+
+TEST(Supervariables, TreeCountsAndRowsFromTheirGraphEqualThoseFromA) {
+  for (unsigned seed : {5u, 6u, 7u}) {
+    SCOPED_TRACE(seed);
+    expect_same_symbolic_phases(planted(400, 0.01, 30, seed), seed);
+  }
+  expect_same_symbolic_phases(
+      symmetric_graph(triangle(elasticity_3d(7, 6, 5), Triangle::Lower), InputTriangle::Lower), 8);
+}
+
+TEST(Supervariables, AnalysisOnTheirGraphEqualsTheAnalysisOfTheSameOrder) {
+  const Csr lower = triangle(elasticity_3d(9, 8, 7), Triangle::Lower);
+  AnalyzeOptions parallel;
+  parallel.ordering_threads = 2;
+  const SymbolicFactor f = analyze(lower, parallel);
+  // The user ordering gets no supervariables: every phase runs on A's graph.
+  AnalyzeOptions user;
+  user.ordering = Ordering::User;
+  user.user_perm = f.perm;
+  const SymbolicFactor g = analyze(lower, user);
+  EXPECT_EQ(g.perm, f.perm);
+  EXPECT_EQ(g.etree, f.etree);
+  EXPECT_EQ(g.col_counts, f.col_counts);
+  EXPECT_EQ(g.rows, f.rows);
+  EXPECT_EQ(g.nnz_L, f.nnz_L);
+  EXPECT_EQ(g.flops, f.flops);
 }
 
 }  // namespace
