@@ -3,12 +3,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
-#include <cmath>
 #include <limits>
 #include <string>
-#include <thread>
 
 #include "cholesky/cholesky_solve_state.hpp"
+#include "cholesky/cholesky_solver_steps.hpp"
 #include "cholesky/numeric/entry_handles.hpp"
 #include "cholesky/numeric/grouped_assembly.hpp"
 #include "cholesky/numeric/panel_storage.hpp"
@@ -19,31 +18,14 @@
 #include "symbolic/analysis.hpp"
 #include "hetsparse/error.hpp"
 #include "kernels/supernode/supernode.hpp"
-#include "sparse/convert.hpp"
 #include "sparse/progress.hpp"
 
 namespace hetsparse::cholesky {
 namespace {
 
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-// Waits for the submitted tasks while reporting how many are done (a task graph of a large problem
-// runs for minutes); the caller's wait_all() then returns at once and rethrows task errors.
-void report_tasks_until_done(const rt::TaskRuntime& rt, long long total, ProgressReporter& progress) {
-  progress.begin("factorization tasks");
-  for (std::size_t pending; (pending = rt.pending_tasks()) > 0;) {
-    progress.update(std::max(0LL, total - static_cast<long long>(pending)), total, "tasks");
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // the end is noticed within 20 ms
-  }
-  progress.end();
-}
-
-// Begins a phase of a report that may be absent.
-void begin_phase(ProgressReporter* progress, const char* phase) {
-  if (progress) progress->begin(phase);
-}
+using detail::begin_phase;
+using detail::device_group;
+using detail::seconds_since;
 
 bool same_layout_thresholds(const planners::SizeClassThresholds& a, const planners::SizeClassThresholds& b) {
   return a.subtree_max_flops == b.subtree_max_flops && a.gpu_min_task_flops == b.gpu_min_task_flops &&
@@ -53,11 +35,6 @@ bool same_layout_thresholds(const planners::SizeClassThresholds& a, const planne
          a.gpu_whole_max_flops_per_entry == b.gpu_whole_max_flops_per_entry &&
          a.gpu_whole_min_flops == b.gpu_whole_min_flops &&
          a.gpu_whole_any_max_flops == b.gpu_whole_any_max_flops;
-}
-
-// Whether group g's tasks may run off the CPUs (its entries go to the part a GPU may read).
-bool device_group(const planners::FactorLayout&, const std::vector<rt::Where>& homes, index_t g) {
-  return homes[g] != rt::Where::Cpu;
 }
 
 }  // namespace
@@ -112,6 +89,11 @@ const SymbolicFactor& CholeskySolver::analyze(const Csr& A, const AnalyzeOptions
     // Nothing was allocated: factorize() reports it.
   }
   if (opts.progress) opts.progress->end();
+  if (reg_ && !planners::host_takes_whole_factor(*sym_, FactorizeOptions{}.thresholds)) {
+    begin_phase(opts.progress, "analysis: placing the panels");
+    place_panels();
+    if (opts.progress) opts.progress->end();
+  }
   return *sym_;
 }
 
@@ -166,7 +148,7 @@ void CholeskySolver::set_up_layout(const FactorizeOptions& opts) {
   reg_ = std::make_unique<planners::RegisteredFactor>(rt_, sym, *layout_, L_->values.data(), info_.data());
 
   std::vector<bool> device(static_cast<std::size_t>(layout_->num_groups()));
-  for (index_t g = 0; g < layout_->num_groups(); ++g) device[g] = device_group(*layout_, homes_, g);
+  for (index_t g = 0; g < layout_->num_groups(); ++g) device[g] = device_group(homes_, g);
   grouped_ = std::make_unique<GroupedAssembly>(group_entries(*map_, *layout_, device));
   entries_ = std::make_unique<EntryHandles>(rt_, *grouped_);
 }
@@ -228,68 +210,6 @@ void CholeskySolver::factorize_here(const Csr& A, ProgressReporter* progress) {
   if (progress) progress->end();
 }
 
-void CholeskySolver::run_factor_tasks(const Csr& A, const FactorizeOptions& opts) {
-  const SymbolicFactor& sym = *sym_;
-  const planners::FactorLayout& layout = *layout_;
-  GroupedAssembly& ga = *grouped_;
-  const auto ta = std::chrono::steady_clock::now();
-  begin_phase(opts.progress, "assembly");
-  {
-    // Written on the host: StarPU drops the GPU's copy of the values (not of the positions).
-    rt::HostAccess device_values(rt_, entries_->dv, rt::Access::Write);
-    rt::HostAccess cpu_values(rt_, entries_->cv, rt::Access::Write);
-    rt::PausedWorkers paused(rt_);
-    parallel_chunks(ga.src.size(), std::size_t(1) << 20, [&](std::size_t b, std::size_t e) {
-      for (std::size_t i = b; i < e; ++i) ga.values[i] = A.values[static_cast<std::size_t>(ga.src[i])];
-    });
-    // Subtree tasks write their supernodes' status directly; the others through their handles.
-    for (index_t g = 0; g < layout.num_groups(); ++g)
-      if (layout.subtree[g])
-        std::fill(info_.begin() + layout.group_begin[g], info_.begin() + layout.group_begin[g + 1], 0);
-  }
-  report_.assemble_s = seconds_since(ta);
-  const auto t1 = std::chrono::steady_clock::now();
-  {
-    auto t = std::chrono::steady_clock::now();
-    begin_phase(opts.progress, "task submission");
-    const EntryHandles& e = *entries_;
-    const int hi = rt_.max_priority();
-    for (index_t g = 0; g < layout.num_groups(); ++g) {
-      const bool dev = device_group(layout, homes_, g);
-      const index_t first = layout.group_begin[g], last = layout.group_begin[g + 1] - 1;
-      const auto& a = layout.loc[first];
-      const auto& b = layout.loc[last];
-      const std::int64_t count = b.value_offset + std::int64_t(b.nrows) * b.ncols - a.value_offset;
-      const rt::Where home = homes_[g];
-      (home == rt::Where::Cuda ? report_.groups_cuda : home == rt::Where::Any ? report_.groups_any : report_.groups_cpu)++;
-      (home == rt::Where::Cuda ? report_.values_cuda : home == rt::Where::Any ? report_.values_any : report_.values_cpu) +=
-          double(count);
-      const std::int64_t base = dev ? 0 : ga.device_entries;
-      codelets::insert_supernode_assemble(
-          rt_, {"assemble_" + std::to_string(g), hi, dev ? homes_[g] : rt::Where::Cpu}, reg_->group[g],
-          dev ? e.dv : e.cv, dev ? e.dp : e.cp, {count, ga.begin[g] - base, ga.end[g] - ga.begin[g]});
-    }
-    report_.plan = planners::submit_supernodal_cholesky(rt_, sym, layout, *reg_, opts.thresholds, work_.get(),
-                                                       subtree_plans_.get());
-    report_.plan.tasks += layout.num_groups();
-    for (index_t g = 0; g < layout.num_groups(); ++g)
-      if (reg_->info[g] && homes_[g] != rt::Where::Cpu) rt_.write_back_when_done(reg_->info[g]);
-    report_.submit_s = seconds_since(t);
-    t = std::chrono::steady_clock::now();
-    // Polling only when the lines are shown: a blocking wait notices the end at once.
-    if (opts.progress && opts.progress->enabled()) report_tasks_until_done(rt_, report_.plan.tasks, *opts.progress);
-    rt_.wait_all();
-    report_.wait_s = seconds_since(t);
-    t = std::chrono::steady_clock::now();
-    begin_phase(opts.progress, "pivot status");
-    for (index_t g = 0; g < layout.num_groups(); ++g)
-      if (reg_->info[g]) rt::HostAccess read(rt_, reg_->info[g], rt::Access::Read);  // info_ up to date
-    report_.unregister_s = seconds_since(t);
-    if (opts.progress) opts.progress->end();
-  }
-  report_.factorize_s = seconds_since(t1);
-}
-
 std::vector<std::unique_ptr<rt::HostAccess>> CholeskySolver::host_panels(rt::Access mode, bool with_status) const {
   std::vector<std::unique_ptr<rt::HostAccess>> held;
   for (std::size_t g = 0; g < reg_->group.size(); ++g) {
@@ -297,45 +217,6 @@ std::vector<std::unique_ptr<rt::HostAccess>> CholeskySolver::host_panels(rt::Acc
     if (with_status && reg_->info[g]) held.push_back(std::make_unique<rt::HostAccess>(rt_, reg_->info[g], mode));
   }
   return held;
-}
-
-template <class Fn>
-void CholeskySolver::with_host_panels(Fn&& fn) const {
-  const auto held = host_panels(rt::Access::Read, false);
-  fn();
-}
-
-double CholeskySolver::logdet() const {
-  require_factor("logdet()");
-  double s = 0;
-  with_host_panels([&] {
-    for (index_t k = 0; k < sym_->num_supernodes(); ++k) {
-      const Supernode& sn = sym_->supernodes[k];
-      const double* p = L_->panel(k);
-      for (index_t j = 0; j < sn.ncols; ++j) s += std::log(p[j + offset_t(j) * sn.nrows]);
-    }
-  });
-  return 2.0 * s;
-}
-
-Csr CholeskySolver::factor_L() const {
-  require_factor("factor_L()");
-  const SymbolicFactor& sym = *sym_;
-  Coo coo;
-  coo.rows = coo.cols = sym.n;
-  with_host_panels([&] {
-  for (index_t k = 0; k < sym.num_supernodes(); ++k) {
-    const Supernode& sn = sym.supernodes[k];
-    const double* p = L_->panel(k);
-    for (index_t j = 0; j < sn.ncols; ++j)
-      for (offset_t r = j; r < sn.nrows; ++r) {
-        coo.row.push_back(sym.rows[sn.row_begin + r]);
-        coo.col.push_back(sn.first_col + j);
-        coo.val.push_back(p[r + offset_t(j) * sn.nrows]);
-      }
-  }
-  });
-  return to_csr(coo);
 }
 
 }  // namespace hetsparse::cholesky

@@ -63,9 +63,9 @@ class CholeskySolver {
   CholeskySolver& operator=(const CholeskySolver&) = delete;
 
   // Ordering, symbolic factor and assembly map; then, as cuDSS's analysis allocates its factor, L's
-  // storage (uninitialised), its layout and StarPU handles for the default FactorizeOptions, so that
-  // the first factorize() with those options assembles and runs only (skipped when L does not fit:
-  // factorize() then reports InsufficientMemory).
+  // storage (uninitialised), its layout and StarPU handles for the default FactorizeOptions, the
+  // GPU groups allocated on their GPUs, so that the first factorize() with those options assembles
+  // and runs only (skipped when L does not fit: factorize() then reports InsufficientMemory).
   const SymbolicFactor& analyze(const Csr& A, const AnalyzeOptions& opts = {});
   // Numeric factorization; NotPositiveDefinite names the failing column in A's numbering.
   // InsufficientMemory, before allocating it, when the factor does not fit in the available memory.
@@ -106,6 +106,8 @@ class CholeskySolver {
   // L's storage (uninitialised; InsufficientMemory, with nothing kept, unless it fits, checked again
   // while it is untouched) and set_up_layout(placed).
   void prepare_factor(const FactorizeOptions& placed);
+  // The GPU-homed panel groups zeroed on their GPUs (analysis: allocations out of factorize()).
+  void place_panels();
   void factorize_here(const Csr& A, ProgressReporter* progress);    // a small factor, no tasks
   void run_factor_tasks(const Csr& A, const FactorizeOptions& opts);  // the task graph
   SolveState& solve_state(int nrhs);

@@ -8,6 +8,7 @@
 
 #include "cholesky/cholesky_solve_state.hpp"
 #include "cholesky/cholesky_solver.hpp"
+#include "cholesky/cholesky_solver_steps.hpp"
 #include "cholesky/numeric/panel_storage.hpp"
 #include "codelets/supernode/supernode_solve_codelet.hpp"
 #include "hetsparse/error.hpp"
@@ -15,13 +16,7 @@
 #include "sparse/host_threads.hpp"
 
 namespace hetsparse::cholesky {
-namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-}  // namespace
+using detail::seconds_since;
 
 SolveState& CholeskySolver::solve_state(int nrhs) {
   const SymbolicFactor& sym = *sym_;

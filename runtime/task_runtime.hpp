@@ -152,6 +152,9 @@ class TaskRuntime {
   // GPUs those CUDA workers drive: fewer than the workers when a GPU has several (one stream each,
   // RuntimeOptions::cuda_workers_per_gpu). Plans that spread work over GPUs count these.
   virtual int cuda_devices() const { return cuda_workers(); }
+  // Bytes the runtime may use on each GPU when the user capped its memory (STARPU_LIMIT_CUDA_MEM; the
+  // smallest cap over the GPUs), 0 without a cap.
+  virtual std::size_t cuda_memory_cap() const { return 0; }
   // Tasks submitted and not finished yet, for progress reports (0 where the backend cannot say).
   virtual std::size_t pending_tasks() const { return 0; }
   // Pin a large host range once (e.g. a whole factor) so that handles registered inside it need no

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Time of a factorization split by task class and device, from StarPU's tasks.rec (a --trace run).
 
-  trace_split.py TRACE_DIR/tasks.rec [--last] [--by-task] [--timeline MS]
+  trace_split.py TRACE_DIR/tasks.rec [--last | --nth K] [--by-task] [--timeline MS]
     --last     from the start of the last factorization of the run (its first assembly task) on
+    --nth K    the K-th factorization of the run (1 = the first), up to the start of the next one
     --timeline MS  per window of MS ms: the CPU workers' busy share, the share of the window in which
                at least one CUDA worker runs a task, the mean number of CUDA tasks running, and the
                classes that took most CUDA time there (where the GPU idles, and why)
@@ -108,11 +109,18 @@ def main():
     for r in tasks:
         r['s'], r['e'] = float(r['StartTime']), float(r['EndTime'])
     tasks.sort(key=lambda r: r['s'])
-    if '--last' in sys.argv:  # a factorization starts with its first assembly task (or leaf subtree)
-        starts = [r['s'] for r in tasks if r['Name'] == 'assemble_0'] or \
-            [r['s'] for r in tasks if r['Name'].startswith('subtree_0_')]
-        if starts:
-            tasks = [r for r in tasks if r['s'] >= starts[-1]]
+    # A factorization starts with its first assembly task (or leaf subtree).
+    starts = [r['s'] for r in tasks if r['Name'] == 'assemble_0'] or \
+        [r['s'] for r in tasks if r['Name'].startswith('subtree_0_')]
+    if '--last' in sys.argv and starts:
+        tasks = [r for r in tasks if r['s'] >= starts[-1]]
+    if '--nth' in sys.argv:
+        k = int(sys.argv[sys.argv.index('--nth') + 1])
+        if not 1 <= k <= len(starts):
+            print(f'trace_split: --nth {k}: the trace holds {len(starts)} factorizations', file=sys.stderr)
+            return 2
+        end = starts[k] if k < len(starts) else float('inf')
+        tasks = [r for r in tasks if starts[k - 1] <= r['s'] < end]
     if '--by-task' in sys.argv:
         return by_task(tasks)
     cuda = {r['WorkerId'] for r in tasks if r['Name'].startswith(('dpq', 'tpq')) and r.get('MemoryNode', '0') != '0'}

@@ -8,10 +8,12 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <exception>
 #include <string>
 
 #include "hetsparse/error.hpp"
 #include "codelets/support/cuda_libraries.hpp"
+#include "kernels/supernode/supernode_subtree_gpu.hpp"
 
 namespace hetsparse::rt::cuda {
 namespace {
@@ -25,6 +27,7 @@ struct WorkerLibraries {
   bool failed = false;
 };
 std::array<WorkerLibraries, STARPU_NMAXWORKERS> g_libs;
+constexpr std::size_t kSubtreeStagingBytes = std::size_t(8) << 20;
 
 WorkerLibraries& mine() {
   int id = starpu_worker_get_id();
@@ -49,6 +52,12 @@ void create_on_worker(void*) {
   std::uint64_t keep = ~std::uint64_t(0);
   ok = ok && cudaGetDevice(&device) == cudaSuccess && cudaDeviceGetDefaultMemPool(&pool, device) == cudaSuccess &&
        cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep) == cudaSuccess;
+  // The GPU subtree tasks' job tables are staged in pinned memory: allocated here, not between kernels.
+  try {
+    if (ok) kernels::reserve_subtree_staging(kSubtreeStagingBytes);
+  } catch (const std::exception&) {
+    ok = false;
+  }
   l.failed = !ok;
 }
 

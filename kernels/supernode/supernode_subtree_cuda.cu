@@ -59,25 +59,27 @@ class PhaseClock {
 };
 
 // Pinned host memory for the job tables, one buffer per thread (a StarPU CUDA worker), grown as
-// needed. A call ends with a stream synchronisation, so the next call may overwrite it.
+// needed. A call ends with a stream synchronisation, so the next call may overwrite it. Allocating
+// pinned memory serializes the GPU's streams and freeing it waits for the whole device, so a grown
+// buffer keeps the smaller ones until the thread ends, and reserve_subtree_staging() lets a worker
+// allocate before it runs tasks.
 void* pinned_staging(std::size_t bytes, const char* routine) {
-  struct Buffer {
-    void* p = nullptr;
+  struct Buffers {
+    std::vector<void*> held;  // the last one is in use
     std::size_t bytes = 0;
-    ~Buffer() {
-      if (p) cudaFreeHost(p);
+    ~Buffers() {
+      for (void* p : held) cudaFreeHost(p);
     }
   };
-  thread_local Buffer buffer;
-  if (buffer.bytes < bytes) {
-    if (buffer.p) check_cuda(cudaFreeHost(buffer.p), routine);
-    buffer.p = nullptr;
-    buffer.bytes = 0;
-    const std::size_t grown = std::max(bytes, std::size_t(1) << 20) + bytes / 4;
-    check_cuda(cudaHostAlloc(&buffer.p, grown, cudaHostAllocDefault), routine);
-    buffer.bytes = grown;
+  thread_local Buffers buffers;
+  if (buffers.bytes < bytes) {
+    const std::size_t grown = std::max({bytes + bytes / 4, 2 * buffers.bytes, std::size_t(1) << 20});
+    void* p = nullptr;
+    check_cuda(cudaHostAlloc(&p, grown, cudaHostAllocDefault), routine);
+    buffers.held.push_back(p);
+    buffers.bytes = grown;
   }
-  return buffer.p;
+  return buffers.held.back();
 }
 
 std::size_t aligned(std::size_t bytes) { return (bytes + kWorkAlignment - 1) / kWorkAlignment * kWorkAlignment; }
@@ -167,6 +169,8 @@ std::size_t supernode_subtree_cuda_work_bytes(cusolverDnHandle_t solver, const P
                                               const SubtreeLevels& plan) {
   return layout_of(solver, loc, plan).total;
 }
+
+void reserve_subtree_staging(std::size_t bytes) { pinned_staging(bytes, "reserve_subtree_staging"); }
 
 void supernode_subtree_cuda(cublasHandle_t blas, cusolverDnHandle_t solver, cudaStream_t stream,
                             const PanelLocation* loc, const SubtreeLevels& plan, std::int32_t first,

@@ -57,5 +57,8 @@ void supernode_subtree_cuda(cublasHandle_t blas, cusolverDnHandle_t solver, cuda
                             const PanelLocation* loc, const SubtreeLevels& plan, std::int32_t first,
                             std::int32_t last, const std::int32_t* rows_device, double* values_device, int* info_host,
                             void* work_device, std::size_t work_bytes, SubtreeTimings* timings = nullptr);
+// The calling thread's pinned staging for supernode_subtree_cuda's job tables, allocated now to at
+// least `bytes` (a CUDA worker at start-up: allocating it between kernels serializes the streams).
+void reserve_subtree_staging(std::size_t bytes);
 
 }  // namespace hetsparse::kernels

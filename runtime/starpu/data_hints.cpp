@@ -1,5 +1,6 @@
 // Hints that never change results, through StarPU: data movement (TaskRuntime::prefetch_to_gpu,
-// write_back_when_done) and pausing the polling workers during host-only phases.
+// write_back_when_done), the GPUs' memory caps, and pausing the polling workers during host-only
+// phases.
 #include <starpu.h>
 
 #include <mutex>
@@ -43,6 +44,18 @@ void Runtime::write_back_when_done(HandleId id) {
   // Ordered after the tasks submitted so far (sequential consistency), before none of the later
   // readers: they take the handle in R mode too.
   starpu_data_acquire_on_node_cb_sequential_consistency(h, STARPU_MAIN_RAM, STARPU_R, release_host_copy, h, 1);
+}
+
+std::size_t Runtime::cuda_memory_cap() const {
+  std::size_t cap = 0;
+  if (!running_) return cap;
+  for (unsigned w = 0; w < starpu_worker_get_count(); ++w) {
+    if (starpu_worker_get_type(static_cast<int>(w)) != STARPU_CUDA_WORKER) continue;
+    // -1 where no limit is set on that node.
+    const starpu_ssize_t total = starpu_memory_get_total(starpu_worker_get_memory_node(w));
+    if (total > 0 && (cap == 0 || static_cast<std::size_t>(total) < cap)) cap = static_cast<std::size_t>(total);
+  }
+  return cap;
 }
 
 void Runtime::pause_workers() {

@@ -55,6 +55,7 @@ class Runtime final : public TaskRuntime {
   int cpu_workers() const override;
   int cuda_workers() const override;
   int cuda_devices() const override;
+  std::size_t cuda_memory_cap() const override;
   std::size_t pending_tasks() const override;
 
   HandleId register_vector(const VectorDesc&) override;
