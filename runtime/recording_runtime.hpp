@@ -39,6 +39,9 @@ class RecordingRuntime final : public TaskRuntime {
   int cuda_workers() const override { return cuda_workers_; }
   void set_cpu_workers(int n) { cpu_workers_ = n; }
   void set_cuda_workers(int n) { cuda_workers_ = n; }
+  // A GPU memory cap of the recorded machine (0: none, the default).
+  std::size_t cuda_memory_cap() const override { return cuda_memory_cap_; }
+  void set_cuda_memory_cap(std::size_t bytes) { cuda_memory_cap_ = bytes; }
   // NUMA nodes of the recorded machine (1 by default): a task pinned to CUDA device d needs
   // d < cuda_workers(), one pinned to NUMA node n needs n < numa_nodes().
   int numa_nodes() const { return numa_nodes_; }
@@ -54,6 +57,7 @@ class RecordingRuntime final : public TaskRuntime {
 
  private:
   int cpu_workers_ = 1, cuda_workers_ = 0, numa_nodes_ = 1;
+  std::size_t cuda_memory_cap_ = 0;
   HandleId add(Data d);
   struct Track {
     std::size_t last_writer = npos;
