@@ -6,9 +6,9 @@ void add_sptrsv_options(ArgParser& p) {
   p.option("triangle", "lower|upper", "which triangle of the input is T", "lower")
       .flag("unit", "T has a unit diagonal (stored diagonal entries are ignored)")
       .option("variant", "NAME|auto",
-              "scheme for solves on a CUDA worker: a GPU variant, cusparse, clusterlevels[:key=val,...], ag:key=val,..., powK:BASE (K = 2, 4, 8, 16) or auto", "auto")
+              "scheme for solves on a CUDA worker: a GPU variant, cusparse, clusterlevels[:key=val,...], wavefront[:key=val,...], ag:key=val,..., powK:BASE (K = 2, 4, 8, 16) or auto", "auto")
       .option("select", "search|model",
-              "how auto chooses (default: model if one is trained for this GPU, else search)", "default")
+              "how auto chooses (default: the model trained for this GPU or its architecture, else a fixed rule; search times the candidates, seconds)", "default")
       .option("expected-solves", "N", "solves expected with this matrix: auto weighs a scheme's preparation and a split's setup against them",
               "100")
       .option("device", "auto|any|cpu|gpu",

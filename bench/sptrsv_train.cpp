@@ -24,6 +24,7 @@
 #include "sparse/generator_spec.hpp"
 #include "sptrsv/analysis.hpp"
 #include "sptrsv/scheme_model.hpp"
+#include "sptrsv/scheme_timing.hpp"
 #include "sptrsv/scheme_selection.hpp"
 #include "sptrsv/selection_store.hpp"
 #include "sptrsv/timing_table.hpp"
@@ -88,7 +89,9 @@ int fit(int argc, char** argv) {
                                                                   : split(p.get("input"), ',');
   const std::vector<sptrsv::TimingSample> samples = sptrsv::read_timing_tables(inputs);
   const int k = static_cast<int>(p.get_int("k"));
-  const sptrsv::SchemeModel model = sptrsv::SchemeModel::fit(samples, k, store.gpu());
+  // The architecture is known only for the GPU this runs on (a model may be fitted elsewhere from its tables).
+  const std::string arch = store.gpu() == sptrsv::cuda_device_name() ? sptrsv::cuda_device_architecture() : "";
+  const sptrsv::SchemeModel model = sptrsv::SchemeModel::fit(samples, k, store.gpu(), arch);
   std::printf("model for %s: %zu matrices, %zu schemes\n", store.gpu().c_str(), model.num_samples(),
               model.schemes().size());
   if (samples.size() >= 2) {

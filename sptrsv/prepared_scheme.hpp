@@ -29,7 +29,8 @@ namespace hetsparse::sptrsv {
 // The kind of a scheme this build can run: parse_scheme's, and InvalidArgument in a build without CUDA.
 SchemeKind check_scheme(const std::string& scheme);
 
-// The search space for "auto" (search mode): every plain variant, cusparse, clusterlevels, the powered
+// The search space for "auto" (search mode): every plain variant, cusparse, clusterlevels, wavefront
+// (rows of at most WavefrontOptions::kMaxWidth off-diagonals), the powered
 // forms of long-chained matrices with short rows (at least kPoweredMinLevels levels, rows of at most
 // kPoweredMaxRow entries: K = 2..16 over cusparse, syncfree_levelorder, yuenyeung_levelorder and clusterlevels;
 // capellini trailed them by 2-4x on the Laplacians), then the pruned AG
@@ -39,8 +40,8 @@ constexpr std::int64_t kPoweredMaxRow = 64;
 std::vector<std::string> candidate_schemes(const TriangularPattern& p);
 // The same from the sizes and the longest row (entries) alone: a GPU analysis's features.
 std::vector<std::string> candidate_schemes(index_t n, std::int64_t nnz, index_t levels, std::int64_t longest_row);
-// The same without the powered schemes (which need the host pattern to qualify), from the sizes only.
-std::vector<std::string> unpowered_candidates(index_t n, std::int64_t nnz, index_t levels);
+// The same without the powered schemes (which need the host pattern to qualify).
+std::vector<std::string> unpowered_candidates(index_t n, std::int64_t nnz, index_t levels, std::int64_t longest_row);
 // The powered part of that space alone (empty when the matrix does not qualify, or without CUDA).
 std::vector<std::string> powered_candidates(const TriangularPattern& p);
 

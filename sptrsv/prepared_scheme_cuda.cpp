@@ -35,10 +35,11 @@ std::vector<std::string> powered_candidates(const TriangularPattern& p) {
   return powered_candidates(p.num_levels(), p.features().rnnz_max);
 }
 
-std::vector<std::string> unpowered_candidates(index_t n, std::int64_t nnz, index_t levels) {
+std::vector<std::string> unpowered_candidates(index_t n, std::int64_t nnz, index_t levels, std::int64_t longest_row) {
   std::vector<std::string> out = kernels::gpu_variants();
   out.emplace_back("cusparse");
   out.emplace_back("clusterlevels");
+  if (longest_row - 1 <= kernels::WavefrontOptions::kMaxWidth) out.emplace_back("wavefront");  // entries less the diagonal
   const double mean_row = n > 0 ? double(nnz) / double(n) : 0.0;
   for (const kernels::AgScheme& s : ag::ag_search_space(n, nnz, levels, mean_row)) {
     out.push_back(ag::to_string(s));
@@ -47,7 +48,7 @@ std::vector<std::string> unpowered_candidates(index_t n, std::int64_t nnz, index
 }
 
 std::vector<std::string> candidate_schemes(index_t n, std::int64_t nnz, index_t levels, std::int64_t longest_row) {
-  std::vector<std::string> out = unpowered_candidates(n, nnz, levels);
+  std::vector<std::string> out = unpowered_candidates(n, nnz, levels, longest_row);
   const auto plain_and_cusparse = static_cast<std::ptrdiff_t>(kernels::gpu_variants().size() + 2);
   std::vector<std::string> powered = powered_candidates(levels, longest_row);
   out.insert(out.begin() + plain_and_cusparse, powered.begin(), powered.end());  // the order candidate_schemes had
@@ -68,6 +69,8 @@ std::unique_ptr<PreparedFamily> prepare_family(cudaStream_t stream, const kernel
       return prepare_cusparse(stream, device);
     case SchemeKind::ClusterLevels:
       return prepare_cluster_levels(stream, host, device, spec.cluster);
+    case SchemeKind::Wavefront:
+      return prepare_wavefront(stream, device, kernels::cluster_levels_longest(host), spec.wavefront);
     case SchemeKind::Ag:
       return prepare_ag_family(stream, host, device, spec.ag);
     case SchemeKind::Powered:
@@ -77,7 +80,8 @@ std::unique_ptr<PreparedFamily> prepare_family(cudaStream_t stream, const kernel
 }
 
 bool prepares_from_device_matrix(const SchemeSpec& spec) {
-  return spec.kind == SchemeKind::Cusparse || spec.kind == SchemeKind::ClusterLevels || prepares_powered_on_device(spec);
+  return spec.kind == SchemeKind::Cusparse || spec.kind == SchemeKind::ClusterLevels ||
+         spec.kind == SchemeKind::Wavefront || prepares_powered_on_device(spec);
 }
 
 struct PreparedScheme::Impl {
@@ -119,6 +123,10 @@ std::unique_ptr<PreparedScheme> PreparedScheme::from_device(cudaStream_t stream,
     case SchemeKind::ClusterLevels:  // longer rows need the host pack
       if (m.longest_off_diagonals > kernels::ClusterLevelsPack::kMaxWidth) return nullptr;
       family = prepare_cluster_levels(stream, m.levels, m.view, spec.cluster, m.longest_off_diagonals);
+      break;
+    case SchemeKind::Wavefront:
+      if (m.longest_off_diagonals > kernels::WavefrontOptions::kMaxWidth) return nullptr;
+      family = prepare_wavefront(stream, m.view, m.longest_off_diagonals, spec.wavefront);
       break;
     default:
       family = prepare_powered_on_device(stream, m.view, m.nnz, spec);  // null: I - M^K overflows the pack

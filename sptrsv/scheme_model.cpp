@@ -97,10 +97,12 @@ std::vector<double> model_inputs(const TriangularFeatures& f) {
   return model_inputs(m);
 }
 
-SchemeModel SchemeModel::fit(const std::vector<TimingSample>& samples, int k, const std::string& gpu) {
+SchemeModel SchemeModel::fit(const std::vector<TimingSample>& samples, int k, const std::string& gpu,
+                             const std::string& arch) {
   if (k < 1) throw InvalidArgument("SchemeModel::fit: k must be at least 1");
   SchemeModel m;
   m.gpu_ = gpu;
+  m.arch_ = arch;
   m.k_ = k;
   std::set<std::string> names;
   std::vector<const TimingSample*> used;
@@ -204,6 +206,7 @@ void SchemeModel::save(const std::string& path) const {
   };
   row("hetsparse-sptrsv-model", {"1"});
   row("gpu", {gpu_});
+  if (!arch_.empty()) row("arch", {arch_});
   row("k", {std::to_string(k_)});
   row("inputs", model_input_names());
   row("mean", nums(mean_));
@@ -253,6 +256,8 @@ SchemeModel SchemeModel::load(const std::string& path) {
       fail("not a hetsparse scheme model (no header line)");
     } else if (c[0] == "gpu") {
       m.gpu_ = c.size() > 1 ? c[1] : "";
+    } else if (c[0] == "arch") {
+      m.arch_ = c.size() > 1 ? c[1] : "";
     } else if (c[0] == "k") {
       m.k_ = static_cast<int>(numbers(c, 1, 1)[0]);
       if (m.k_ < 1) fail("k must be at least 1");

@@ -32,7 +32,9 @@ class SchemeModel {
  public:
   SchemeModel() = default;
   // InvalidArgument when no sample has a timed scheme, or k < 1.
-  static SchemeModel fit(const std::vector<TimingSample>& samples, int k = 3, const std::string& gpu = "");
+  // gpu, arch: the device the samples were timed on (its name, "sm_90"), recorded in the file.
+  static SchemeModel fit(const std::vector<TimingSample>& samples, int k = 3, const std::string& gpu = "",
+                         const std::string& arch = "");
 
   // The predicted scheme among `allowed` (empty: any scheme the model knows); "" when none of them is
   // known to the model. A scheme a neighbour did not time (or that failed there) counts as 10x
@@ -48,6 +50,7 @@ class SchemeModel {
 
   bool empty() const { return samples_.empty(); }
   const std::string& gpu() const { return gpu_; }
+  const std::string& arch() const { return arch_; }  // "" in files written before it was recorded
   const std::vector<std::string>& schemes() const { return schemes_; }
   std::size_t num_samples() const { return samples_.size(); }
 
@@ -61,7 +64,7 @@ class SchemeModel {
   std::vector<double> scores(const std::vector<double>& z, std::size_t skip) const;
   double loo_loss() const;
 
-  std::string gpu_;
+  std::string gpu_, arch_;
   int k_ = 3;
   std::vector<double> mean_, scale_;
   std::vector<double> weight_;  // per input, 0 or 1: the inputs forward selection kept

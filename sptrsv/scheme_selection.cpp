@@ -41,7 +41,7 @@ void search(const TriangularPattern& p, const SelectionOptions& o, const Selecti
   for (double& v : b) v = u(rng);
   kernels::sptrsv_cpu(t, b.data(), p.rows(), expected.data(), p.rows(), 1);
   s.timings = time_schemes(t, b, expected, candidates, o.timing);
-  const SchemeTiming* best = fastest(s.timings);
+  const SchemeTiming* best = cheapest(s.timings, o.expected_solves);
   if (best == nullptr) {
     s.scheme = heuristic_scheme(p.features());
     s.how = "heuristic";
@@ -104,6 +104,10 @@ bool model_pick(const std::optional<SchemeModel>& model, const TriangularFeature
       const std::string unpowered =
           scheme_family(predicted) == SchemeKind::Powered ? model->predict(f, unpowered_only(candidates)) : "";
       predicted = adjust_for_preparation(predicted, unpowered, f, candidates, expected_solves, note);
+      if (model->gpu() != s.gpu) {
+        note = "model of " + model->gpu() + ", the same architecture (" + model->arch() + ")" +
+               (note.empty() ? "" : "; " + note);
+      }
       if (!note.empty()) s.note = note;
     }
   }
@@ -143,7 +147,7 @@ Selection select_scheme_by_model(const TriangularFeatures& f, const std::vector<
   } else {
     s.note = "no GPU to predict for";
   }
-  s.scheme = heuristic_scheme(f);
+  s.scheme = candidates.empty() ? heuristic_scheme(f) : heuristic_pick(f, candidates, o.expected_solves, s.note);
   s.how = "heuristic";
   s.seconds = since(t0);
   return s;
@@ -152,7 +156,10 @@ Selection select_scheme_by_model(const TriangularFeatures& f, const std::vector<
 bool selects_by_model(const SelectionOptions& o) {
   if (o.mode == SelectMode::Search) return false;
   const std::string gpu = cuda_device_name();
-  return !gpu.empty() && find_model_file(SelectionStore(resolve_perfmodel_dir(o.perfmodel_dir), gpu)).has_value();
+  if (gpu.empty()) return false;
+  // Default never searches (heuristic_pick without a model); Model without a model does.
+  return o.mode == SelectMode::Default ||
+         find_model_file(SelectionStore(resolve_perfmodel_dir(o.perfmodel_dir), gpu)).has_value();
 }
 
 SelectMode parse_select_mode(const std::string& s) {
@@ -160,22 +167,6 @@ SelectMode parse_select_mode(const std::string& s) {
   if (s == "search") return SelectMode::Search;
   if (s == "model") return SelectMode::Model;
   throw InvalidArgument("SpTRSV selection mode '" + s + "' (known: search, model, default)");
-}
-
-// cuSPARSE against clusterlevels on deep DAGs of short rows whose levels fill a cluster (3D meshes in
-// sweep order): per-level costs in us, linear in the fullest level's rows per thread of a 16-block
-// cluster, and each scheme's preparation in its own solves, fitted on the H100's lap3d 100³-160³
-// (docs/benchmarks.md, issue 16). Wider levels than 4 rows a thread are outside the fit.
-bool mesh_3d_prefers_cluster_levels(const TriangularFeatures& f, int expected_solves) {
-  constexpr double kClusterThreads = 16 * 512;
-  constexpr double kCusparseUs[2] = {1.54, 0.41}, kClusterUs[2] = {0.87, 1.01};
-  constexpr double kCusparsePrepSolves = 40, kClusterPrepSolves = 12;
-  if (f.layer_num < 64 || f.rnnz_max > 5 || f.rnnz <= 0) return false;
-  const double per_thread = double(f.lnnz_max) / f.rnnz / kClusterThreads;
-  if (per_thread > 4) return false;
-  const double cusparse = (kCusparseUs[0] + kCusparseUs[1] * per_thread) * (expected_solves + kCusparsePrepSolves);
-  const double cluster = (kClusterUs[0] + kClusterUs[1] * per_thread) * (expected_solves + kClusterPrepSolves);
-  return cluster < cusparse;
 }
 
 std::string adjust_for_preparation(const std::string& predicted, const std::string& model_best_unpowered,
@@ -187,30 +178,29 @@ std::string adjust_for_preparation(const std::string& predicted, const std::stri
            model_best_unpowered;
     pick = model_best_unpowered;
   }
-  // Measured on the H100 (docs/benchmarks.md): on 2D meshes in sweep order clusterlevels beat
-  // cuSPARSE and every plain own variant; on 3D meshes (levels of thousands of rows) cuSPARSE stayed
-  // ahead, and rows of more than 4 off-diagonals (27-point, elasticity) lost to syncfree_levelorder.
+  // Measured on the H100 (docs/benchmarks.md, issue 16): on deep DAGs of rows that fit its pack
+  // (meshes in sweep order: 2D, 3D, 27-point, elasticity) wavefront was ahead of cuSPARSE, of
+  // clusterlevels and of every powered form, and prepares in a few solves. Where it is not offered,
+  // 2D-like profiles (fullest level within two blocks, rows of <= 5 entries) go to clusterlevels.
   const double fullest_rows = f.rnnz > 0 ? double(f.lnnz_max) / f.rnnz : 0.0;
-  const bool profile = f.layer_num >= 64 && f.rnnz_max <= 5 && fullest_rows <= 2048;
-  const bool candidate = std::find(candidates.begin(), candidates.end(), "clusterlevels") != candidates.end();
-  // A powered pick still standing pays back its preparation: it solves in fewer levels than any plain kernel.
+  const bool deep = f.layer_num >= 64;
+  const auto offered = [&](const char* s) { return std::find(candidates.begin(), candidates.end(), s) != candidates.end(); };
+  // A powered pick still standing pays back its preparation against clusterlevels: fewer levels to walk.
   const bool powered = scheme_family(pick) == SchemeKind::Powered;
-  if (profile && candidate && !powered && pick != "clusterlevels") {
+  std::string level_pick;
+  if (deep && offered("wavefront")) {
+    level_pick = "wavefront";  // offered only for rows that fit its pack
+  } else if (deep && f.rnnz_max <= 5 && fullest_rows <= 2048 && !powered && offered("clusterlevels")) {
     // Rows of at most 3 entries (5-point stencils): M^4 still fits the pack, and its transform on the
     // GPU pays back in about kPoweredClusterPaybackSolves solves.
     const bool powered_pays = f.rnnz_max <= 3 && expected_solves >= kPoweredClusterPaybackSolves;
-    const std::string cluster = powered_pays ? "pow4:clusterlevels" : "clusterlevels";
+    level_pick = powered_pays ? "pow4:clusterlevels" : "clusterlevels";
+  }
+  if (!level_pick.empty() && level_pick != pick) {
     note += std::string(note.empty() ? "" : "; ") + "level profile (" + std::to_string(f.layer_num) +
             " levels, fullest ~" + std::to_string(static_cast<long long>(fullest_rows)) + " rows, rows of <= " +
-            std::to_string(f.rnnz_max) + " entries): " + cluster + " over " + pick;
-    pick = cluster;
-  }
-  if (pick == "cusparse" && candidate && !profile && mesh_3d_prefers_cluster_levels(f, expected_solves)) {
-    note += std::string(note.empty() ? "" : "; ") + "level profile (" + std::to_string(f.layer_num) +
-            " levels, fullest ~" + std::to_string(static_cast<long long>(fullest_rows)) +
-            " rows): clusterlevels over cusparse, whose analysis does not pay back in " +
-            std::to_string(expected_solves) + " solves";
-    pick = "clusterlevels";
+            std::to_string(f.rnnz_max) + " entries): " + level_pick + " over " + pick;
+    pick = level_pick;
   }
   return pick;
 }
@@ -218,6 +208,19 @@ std::string adjust_for_preparation(const std::string& predicted, const std::stri
 std::string heuristic_scheme(const TriangularFeatures& f) {
   const bool pde_like = f.rnnz_max <= 32 && f.rnnz_cov < 1.0;
   return pde_like ? "syncfree_levelorder" : "yuenyeung";
+}
+
+std::string heuristic_pick(const TriangularFeatures& f, const std::vector<std::string>& candidates, int expected_solves,
+                           std::string& note) {
+  return adjust_for_preparation(heuristic_scheme(f), "", f, candidates, expected_solves, note);
+}
+
+const SchemeTiming* cheapest(const SchemeTimings& t, int expected_solves) {
+  const auto cost = [&](const SchemeTiming& s) { return s.preprocess_ms + std::max(expected_solves, 1) * s.median_ms; };
+  const SchemeTiming* best = nullptr;
+  for (const SchemeTiming& s : t.schemes)
+    if (s.status == "ok" && (best == nullptr || cost(s) < cost(*best))) best = &s;
+  return best;
 }
 
 const SchemeTiming* fastest(const SchemeTimings& t) {
@@ -241,9 +244,16 @@ Selection select_scheme(const TriangularPattern& p, const SelectionOptions& o) {
   }
   const SelectionStore store(resolve_perfmodel_dir(o.perfmodel_dir), s.gpu);
   const std::optional<std::string> model_file = find_model_file(store);
-  SelectMode mode = o.mode == SelectMode::Default ? (model_file ? SelectMode::Model : SelectMode::Search) : o.mode;
   std::optional<SchemeModel> model;
   if (model_file) model = load_model(*model_file);
+  if (o.mode == SelectMode::Default && !model_file) {  // the search is opt-in: it takes seconds
+    s.note = "no trained model for " + s.gpu + " or its architecture (--select search times the candidates)";
+    s.scheme = heuristic_pick(p.features(), candidates, o.expected_solves, s.note);
+    s.how = "heuristic";
+    s.seconds = since(t0);
+    return s;
+  }
+  const SelectMode mode = o.mode == SelectMode::Default ? SelectMode::Model : o.mode;
   if (mode == SelectMode::Model) {
     if (model_pick(model, p.features(), candidates, store, o.expected_solves, s)) {
       s.seconds = since(t0);

@@ -4,8 +4,9 @@
 //           the pattern's fingerprint and the GPU name (a second analyze of the same pattern reuses
 //           it), and append the full timing table to the store (the model's training data);
 //   model:  predict the scheme from the features with the trained SchemeModel, no timing.
-// Default: model when a model file exists for this GPU, else search. Without a GPU: the fixed
-// heuristic (heuristic_scheme).
+// Default: model when a model file exists for this GPU or its architecture (find_model_file), else
+// the fixed heuristic with the level-profile rule (heuristic_pick): a search takes seconds, so it is
+// asked for, never the default. Without a GPU: the fixed heuristic (heuristic_scheme).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -26,7 +27,7 @@ struct SelectionOptions {
   bool record_timings = true;  // search: append the timing table to the store
   std::string matrix_name;     // for the timing table
   // Solves the caller expects with this pattern: a scheme's preparation is weighed against them
-  // (model mode, see adjust_for_preparation).
+  // (model mode: adjust_for_preparation; search: preparation + this many solves, the least wins).
   int expected_solves = 100;
   SchemeTimingOptions timing = {2, 5, 1e-8, 30.0};  // 2 warm-ups, median of 5, 30 s budget
 };
@@ -56,15 +57,13 @@ constexpr int kPoweredPaybackSolves = 1000;
 constexpr int kPoweredClusterPaybackSolves = 80;
 
 // The model's pick adjusted for preparation and the level profile (model mode): a powered pick gives
-// way to the best unpowered one below kPoweredPaybackSolves expected solves; then, unless a powered pick
-// stands, a deep DAG of
-// short rows whose fullest level fits two 1024-thread blocks (2D meshes in sweep order) goes to
-// clusterlevels when it is a candidate (pow4:clusterlevels for rows of <= 3 entries from
-// kPoweredClusterPaybackSolves expected solves on), and so does a cusparse pick on a deep DAG of short rows with
-// fuller levels (3D meshes) where clusterlevels' cheaper preparation outweighs its slower solves over
-// expected_solves (mesh_3d_prefers_cluster_levels). `note` says what changed. model_best_unpowered: the model's
-// pick among the unpowered candidates (computed by the caller, "" if none).
-bool mesh_3d_prefers_cluster_levels(const TriangularFeatures& f, int expected_solves);
+// way to the best unpowered one below kPoweredPaybackSolves expected solves; then a deep DAG (at least
+// 64 levels) goes to wavefront when it is a candidate (rows that fit its pack), whatever the pick;
+// where it is not, one of short rows (at most 5 entries) whose fullest level fits two 1024-thread
+// blocks goes to clusterlevels when that is a candidate (pow4:clusterlevels for rows of <= 3 entries
+// from kPoweredClusterPaybackSolves expected solves on), unless a powered pick stands. `note` says
+// what changed. model_best_unpowered: the model's pick among the unpowered candidates (computed by
+// the caller, "" if none).
 std::string adjust_for_preparation(const std::string& predicted, const std::string& model_best_unpowered,
                                    const TriangularFeatures& f, const std::vector<std::string>& candidates,
                                    int expected_solves, std::string& note);
@@ -80,11 +79,17 @@ Selection select_scheme(const TriangularPattern& p, const SelectionOptions& opti
 Selection select_scheme_by_model(const TriangularFeatures& f, const std::vector<std::string>& candidates,
                                  const SelectionOptions& options);
 
-// Whether select_scheme would choose by the model without a search: not SelectMode::Search, a GPU,
-// and a model file for it (mode Model without one searches).
+// Whether select_scheme would choose without a search: not SelectMode::Search, a GPU, and Default
+// mode or a model file for it (mode Model without one searches).
 bool selects_by_model(const SelectionOptions& options);
 
 // The fastest "ok" entry, or nullptr.
 const SchemeTiming* fastest(const SchemeTimings& t);
+// The "ok" entry of least preparation + expected_solves solves (the search's pick), or nullptr.
+const SchemeTiming* cheapest(const SchemeTimings& t, int expected_solves);
+
+// heuristic_scheme adjusted as a model's pick is (adjust_for_preparation: the level-profile rule).
+std::string heuristic_pick(const TriangularFeatures& f, const std::vector<std::string>& candidates, int expected_solves,
+                           std::string& note);
 
 }  // namespace hetsparse::sptrsv

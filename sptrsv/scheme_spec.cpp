@@ -17,6 +17,7 @@ SchemeKind scheme_family(const std::string& name) {
   if (parse_powered_scheme(name)) return SchemeKind::Powered;
   if (name == "cusparse") return SchemeKind::Cusparse;
   if (kernels::is_cluster_levels_scheme(name)) return SchemeKind::ClusterLevels;
+  if (kernels::is_wavefront_scheme(name)) return SchemeKind::Wavefront;
   if (name == "ag" || name.rfind("ag:", 0) == 0) return SchemeKind::Ag;
   return SchemeKind::Variant;
 }
@@ -46,6 +47,9 @@ SchemeSpec parse_scheme(const std::string& name) {
     case SchemeKind::ClusterLevels:
       spec.cluster = kernels::parse_cluster_levels_scheme(name);  // InvalidArgument naming the key
       return spec;
+    case SchemeKind::Wavefront:
+      spec.wavefront = kernels::parse_wavefront_scheme(name);  // InvalidArgument naming the key
+      return spec;
     case SchemeKind::Ag:
       try {
         spec.ag = ag::parse_ag_scheme(name);
@@ -65,7 +69,7 @@ SchemeSpec parse_scheme(const std::string& name) {
   std::string known;
   for (const std::string& v : variants) known += v + ", ";
   throw InvalidArgument("unknown SpTRSV scheme '" + name + "' (known: auto, " + known +
-                        "cusparse, clusterlevels[:key=val,...], ag:key=val,..., powK:BASE)");
+                        "cusparse, clusterlevels[:key=val,...], wavefront[:key=val,...], ag:key=val,..., powK:BASE)");
 }
 
 std::string to_string(const SchemeSpec& spec) {
@@ -76,6 +80,8 @@ std::string to_string(const SchemeSpec& spec) {
       return "cusparse";
     case SchemeKind::ClusterLevels:
       return kernels::to_string(spec.cluster);
+    case SchemeKind::Wavefront:
+      return kernels::to_string(spec.wavefront);
     case SchemeKind::Ag:
       return ag::to_string(spec.ag);
     case SchemeKind::Powered:

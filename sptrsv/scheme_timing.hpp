@@ -40,6 +40,8 @@ struct SchemeTimings {
 
 // The name of CUDA device 0, "" when there is none (or no CUDA in the build).
 std::string cuda_device_name();
+// Its architecture as "sm_<major><minor>" ("sm_90" for the H100 and the H200), "" likewise.
+std::string cuda_device_architecture();
 
 // t: an analysed matrix's host view; b, expected: t.n entries. Uploads, times every scheme in turn,
 // frees everything before returning. Scheme failures are reported in their entry, not thrown.

@@ -7,6 +7,8 @@
 #include <exception>
 #include <limits>
 #include <memory>
+#include <optional>
+#include <string>
 
 #include "kernels/common/cuda_check.hpp"
 #include "sptrsv/cuda_resources.hpp"
@@ -68,23 +70,33 @@ SchemeTiming time_prepared_scheme(const std::string& name, cudaStream_t stream, 
   return r;
 }
 
-std::string cuda_device_name() {
-  // Once per process: cudaGetDeviceProperties queries every attribute (about a millisecond), and the
-  // selection asks for the name at each analysis.
-  static const std::string name = [] {
+namespace {
+
+// Device 0's properties, once per process: cudaGetDeviceProperties queries every attribute (about a
+// millisecond), and the selection asks for the name at each analysis. nullopt without a device.
+const std::optional<cudaDeviceProp>& device_properties() {
+  static const std::optional<cudaDeviceProp> props = []() -> std::optional<cudaDeviceProp> {
     int count = 0;
-    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-      cudaGetLastError();
-      return std::string();
-    }
     cudaDeviceProp prop{};
-    if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) {
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0 || cudaGetDeviceProperties(&prop, 0) != cudaSuccess) {
       cudaGetLastError();
-      return std::string();
+      return std::nullopt;
     }
-    return std::string(prop.name);
+    return prop;
   }();
+  return props;
+}
+
+}  // namespace
+
+std::string cuda_device_name() {
+  static const std::string name = device_properties() ? std::string(device_properties()->name) : "";
   return name;
+}
+
+std::string cuda_device_architecture() {
+  const auto& p = device_properties();
+  return p ? "sm_" + std::to_string(p->major) + std::to_string(p->minor) : "";
 }
 
 SchemeTimings time_schemes(const kernels::TriangularView& t, const std::vector<double>& b,

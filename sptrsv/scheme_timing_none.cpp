@@ -5,6 +5,8 @@ namespace hetsparse::sptrsv {
 
 std::string cuda_device_name() { return ""; }
 
+std::string cuda_device_architecture() { return ""; }
+
 SchemeTimings time_schemes(const kernels::TriangularView&, const std::vector<double>&, const std::vector<double>&,
                            const std::vector<std::string>& schemes, const SchemeTimingOptions&) {
   SchemeTimings t;

@@ -3,14 +3,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "hetsparse/error.hpp"
 #include "sptrsv/fingerprint.hpp"
+#include "sptrsv/scheme_timing.hpp"
 
 namespace hetsparse::sptrsv {
 namespace {
@@ -118,20 +121,44 @@ std::string shipped_data_dir() {
   return dir + "/share/hetsparse";
 }
 
+std::optional<std::string> model_file_of_architecture(const std::vector<std::string>& dirs, const std::string& arch) {
+  if (arch.empty()) return std::nullopt;
+  for (const std::string& dir : dirs) {
+    std::vector<std::string> files;
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+      const std::string name = entry.path().filename().string();
+      if (name.rfind("sptrsv_model_", 0) == 0 && name.size() > 4 && name.compare(name.size() - 4, 4, ".tsv") == 0)
+        files.push_back(entry.path().string());
+    }
+    std::sort(files.begin(), files.end());
+    for (const std::string& f : files) {
+      std::ifstream in(f);
+      for (std::string line; std::getline(in, line) && line.rfind("sample", 0) != 0;) {
+        if (line == "arch\t" + arch) return f;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<std::string> find_model_file(const SelectionStore& store) {
-  std::vector<std::string> candidates;
+  std::vector<std::string> candidates, shipped_dirs;
   const std::string file = "sptrsv_model_" + gpu_file_tag(store.gpu()) + ".tsv";
   // An explicit file first (an override for experiments), then a model trained on this machine, then
   // the one shipped with the program (installed or bundled), then the source tree's (a build tree).
   if (const char* env = std::getenv("HETSPARSE_SPTRSV_MODEL"); env && *env) candidates.emplace_back(env);
   candidates.push_back(store.model_path());
-  if (const std::string shipped = shipped_data_dir(); !shipped.empty()) candidates.push_back(shipped + "/" + file);
+  if (const std::string shipped = shipped_data_dir(); !shipped.empty()) shipped_dirs.push_back(shipped);
 #ifdef HETSPARSE_SOURCE_DIR
-  candidates.push_back(std::string(HETSPARSE_SOURCE_DIR) + "/data/" + file);
+  shipped_dirs.push_back(std::string(HETSPARSE_SOURCE_DIR) + "/data");
 #endif
+  for (const std::string& dir : shipped_dirs) candidates.push_back(dir + "/" + file);
   for (const std::string& c : candidates)
     if (file_exists(c)) return c;
-  return std::nullopt;
+  // Only for this process's own device: a store for another GPU has no architecture to match.
+  if (store.gpu() != cuda_device_name()) return std::nullopt;
+  return model_file_of_architecture(shipped_dirs, cuda_device_architecture());
 }
 
 }  // namespace hetsparse::sptrsv

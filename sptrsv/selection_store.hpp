@@ -47,8 +47,13 @@ class SelectionStore {
 };
 
 // The trained model file for the store's GPU: $HETSPARSE_SPTRSV_MODEL if set, else the store's
-// model_<gpu>.tsv, else the repository's data/sptrsv_model_<gpu tag>.tsv (committed); nullopt if
-// none exists.
+// model_<gpu>.tsv, else the shipped data/sptrsv_model_<gpu tag>.tsv (installed, bundled or in the
+// source tree), else a shipped model of another GPU of the same architecture (this process's device:
+// an H200 takes the H100's); nullopt if none exists.
 std::optional<std::string> find_model_file(const SelectionStore& store);
+
+// The first sptrsv_model_*.tsv in `dirs` (in order, names sorted) whose "arch" record is `arch`;
+// nullopt for an empty arch or none.
+std::optional<std::string> model_file_of_architecture(const std::vector<std::string>& dirs, const std::string& arch);
 
 }  // namespace hetsparse::sptrsv

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "hetsparse/error.hpp"
+#include "kernels/sptrsv/sptrsv_wavefront.hpp"
 #include "sparse/convert.hpp"
 #include "sparse/generators.hpp"
 #include "sptrsv/analysis.hpp"
@@ -207,9 +208,9 @@ TEST(SchemeSelection, NoGpuFallsBackToTheHeuristic) {
 namespace hetsparse::test {
 namespace {
 
-// adjust_for_preparation: a powered pick gives way below the payback, and a 2D-like level profile of
-// short rows goes to clusterlevels when it is a candidate, a 3D-like one when cuSPARSE's analysis
-// does not pay back; long rows keep the pick.
+// adjust_for_preparation: a powered pick gives way below the payback; a deep DAG goes to wavefront
+// when it is a candidate, whatever the pick; without it, a 2D-like profile of short rows goes to
+// clusterlevels (or its powered form); shallow DAGs keep the pick.
 TEST(SchemeSelectionPreparation, PoweredPicksAndLevelProfiles) {
   sptrsv::TriangularFeatures mesh2d;  // anchor-lap2d:1000's profile
   mesh2d.layer_num = 1999;
@@ -221,43 +222,60 @@ TEST(SchemeSelectionPreparation, PoweredPicksAndLevelProfiles) {
   mesh3d.rnnz = 4.0;
   mesh3d.rnnz_max = 4;
   mesh3d.lnnz_max = 30000;
-  const std::vector<std::string> with = {"syncfree_levelorder", "cusparse", "clusterlevels", "pow2:cusparse"};
+  const std::vector<std::string> with = {"syncfree_levelorder", "cusparse", "clusterlevels", "wavefront",
+                                         "pow2:cusparse"};
   const std::vector<std::string> without = {"syncfree_levelorder", "cusparse", "pow2:cusparse"};
+  const std::vector<std::string> no_wavefront = {"syncfree_levelorder", "cusparse", "clusterlevels", "pow2:cusparse"};
   std::string note;
-  EXPECT_EQ(sptrsv::adjust_for_preparation("pow16:cusparse", "cusparse", mesh2d, with, 100, note), "pow4:clusterlevels");
+  // Without wavefront: a powered pick gives way below the payback, then the 2D profile's clusterlevels.
+  EXPECT_EQ(sptrsv::adjust_for_preparation("pow16:cusparse", "cusparse", mesh2d, no_wavefront, 100, note),
+            "pow4:clusterlevels");
   EXPECT_NE(note.find("does not pay back"), std::string::npos) << note;
   EXPECT_NE(note.find("level profile"), std::string::npos) << note;
   note.clear();
-  // Too few solves for the GPU transform, or rows too long for M^4 in the pack: plain clusterlevels.
-  EXPECT_EQ(sptrsv::adjust_for_preparation("cusparse", "", mesh2d, with, 20, note), "clusterlevels");
+  EXPECT_EQ(sptrsv::adjust_for_preparation("cusparse", "", mesh2d, no_wavefront, 20, note), "clusterlevels");
   sptrsv::TriangularFeatures aniso = mesh2d;  // aniso2d: rows of 5 entries
   aniso.rnnz_max = 5;
-  EXPECT_EQ(sptrsv::adjust_for_preparation("cusparse", "", aniso, with, 100, note), "clusterlevels");
+  EXPECT_EQ(sptrsv::adjust_for_preparation("cusparse", "", aniso, no_wavefront, 100, note), "clusterlevels");
   note.clear();
-  // Enough solves for the powered form to pay back: it stays (fewer levels than clusterlevels walks).
-  EXPECT_EQ(sptrsv::adjust_for_preparation("pow16:cusparse", "cusparse", mesh2d, with, 100000, note), "pow16:cusparse");
+  EXPECT_EQ(sptrsv::adjust_for_preparation("pow16:cusparse", "cusparse", mesh2d, no_wavefront, 100000, note),
+            "pow16:cusparse");
   EXPECT_TRUE(note.empty()) << note;
-  // 100³: clusterlevels is about as fast and prepares in a fraction of cuSPARSE's analysis.
-  EXPECT_EQ(sptrsv::adjust_for_preparation("pow2:cusparse", "cusparse", mesh3d, with, 100, note), "clusterlevels");
-  EXPECT_NE(note.find("does not pay back in 100 solves"), std::string::npos) << note;
-  note.clear();
+  EXPECT_EQ(sptrsv::adjust_for_preparation("cusparse", "", mesh3d, no_wavefront, 100, note), "cusparse");
   EXPECT_EQ(sptrsv::adjust_for_preparation("pow2:cusparse", "cusparse", mesh3d, without, 100, note), "cusparse");
-  sptrsv::TriangularFeatures fat3d = mesh3d;  // anchor-lap3d:160's: 478 levels of up to ~19,200 rows
-  fat3d.layer_num = 478;
-  fat3d.lnnz_max = 76800;
-  EXPECT_EQ(sptrsv::adjust_for_preparation("cusparse", "", fat3d, with, 100, note), "cusparse");
-  EXPECT_EQ(sptrsv::adjust_for_preparation("cusparse", "", fat3d, with, 10, note), "clusterlevels");
-  fat3d.lnnz_max = 4 * 5 * 8192;  // more than 4 rows a thread of the cluster: outside the fit
-  EXPECT_EQ(sptrsv::adjust_for_preparation("cusparse", "", fat3d, with, 10, note), "cusparse");
+  // With wavefront: every deep profile, over cusparse, clusterlevels and a powered pick that stands.
   note.clear();
-  EXPECT_EQ(sptrsv::adjust_for_preparation("pow2:cusparse", "cusparse", mesh3d, with, 5000, note), "pow2:cusparse");
-  EXPECT_TRUE(note.empty()) << note;
-  EXPECT_EQ(sptrsv::adjust_for_preparation("syncfree_levelorder", "", mesh2d, without, 100, note),
-            "syncfree_levelorder");
-  sptrsv::TriangularFeatures long_rows = mesh2d;  // 27-point rows
+  EXPECT_EQ(sptrsv::adjust_for_preparation("pow16:cusparse", "cusparse", mesh2d, with, 100, note), "wavefront");
+  EXPECT_NE(note.find("wavefront over cusparse"), std::string::npos) << note;
+  EXPECT_EQ(sptrsv::adjust_for_preparation("pow16:cusparse", "cusparse", mesh2d, with, 100000, note), "wavefront");
+  EXPECT_EQ(sptrsv::adjust_for_preparation("clusterlevels", "", aniso, with, 100, note), "wavefront");
+  EXPECT_EQ(sptrsv::adjust_for_preparation("pow2:cusparse", "cusparse", mesh3d, with, 5000, note), "wavefront");
+  sptrsv::TriangularFeatures long_rows = mesh3d;  // 27-point rows: 14 entries, still in the pack
   long_rows.rnnz_max = 14;
-  EXPECT_EQ(sptrsv::adjust_for_preparation("syncfree_levelorder", "", long_rows, with, 100, note),
-            "syncfree_levelorder");
+  EXPECT_EQ(sptrsv::adjust_for_preparation("cusparse", "", long_rows, with, 100, note), "wavefront");
+  note.clear();
+  EXPECT_EQ(sptrsv::adjust_for_preparation("wavefront", "", mesh3d, with, 100, note), "wavefront");
+  EXPECT_TRUE(note.empty()) << note;
+  sptrsv::TriangularFeatures shallow = mesh3d;  // few levels: not a deep DAG
+  shallow.layer_num = 20;
+  EXPECT_EQ(sptrsv::adjust_for_preparation("yuenyeung", "", shallow, with, 100, note), "yuenyeung");
+  EXPECT_TRUE(note.empty()) << note;
+}
+
+// The wavefront launch's blocks an SM: by the level profile (kLevelsInFlight fullest levels over
+// the SMs' 256-thread blocks, at least one, at most eight), an explicit count, both capped by what fits.
+TEST(SchemeSelectionPreparation, WavefrontBlocksFollowTheLevelProfile) {
+  const kernels::WavefrontOptions by_profile;
+  EXPECT_EQ(kernels::wavefront_blocks_per_sm(by_profile, 2000, 8, 132), 1);    // 2D 2000²
+  EXPECT_EQ(kernels::wavefront_blocks_per_sm(by_profile, 12312, 8, 132), 2);   // 3D 128³
+  EXPECT_EQ(kernels::wavefront_blocks_per_sm(by_profile, 19230, 8, 132), 3);   // 3D 160³
+  EXPECT_EQ(kernels::wavefront_blocks_per_sm(by_profile, 10000000, 8, 132), 8);
+  EXPECT_EQ(kernels::wavefront_blocks_per_sm(by_profile, 10000000, 5, 132), 5);  // what fits
+  EXPECT_EQ(kernels::wavefront_blocks_per_sm(by_profile, 0, 8, 132), 1);
+  kernels::WavefrontOptions three;
+  three.blocks_per_sm = 3;
+  EXPECT_EQ(kernels::wavefront_blocks_per_sm(three, 10, 8, 132), 3);
+  EXPECT_EQ(kernels::wavefront_blocks_per_sm(three, 10, 2, 132), 2);
 }
 
 }  // namespace

@@ -21,6 +21,11 @@ TEST(SchemeSpec, EachFamilyParsesItsPayload) {
   ASSERT_EQ(cl.kind, SchemeKind::ClusterLevels);
   EXPECT_EQ(cl.cluster.max_blocks, 8);
   EXPECT_EQ(cl.cluster.block_threads, 512);
+  const SchemeSpec wf = sptrsv::parse_scheme("wavefront:blocks=4,sleep=20");
+  ASSERT_EQ(wf.kind, SchemeKind::Wavefront);
+  EXPECT_EQ(wf.wavefront.blocks_per_sm, 4);
+  EXPECT_EQ(wf.wavefront.sleep_ns, 20);
+  EXPECT_EQ(sptrsv::parse_scheme("pow2:wavefront").base->kind, SchemeKind::Wavefront);
   const SchemeSpec ag = sptrsv::parse_scheme("ag:ng=4");
   ASSERT_EQ(ag.kind, SchemeKind::Ag);
   EXPECT_EQ(ag.ag, sptrsv::ag::parse_ag_scheme("ag:ng=4"));
@@ -39,7 +44,8 @@ TEST(SchemeSpec, EachFamilyParsesItsPayload) {
 }
 
 TEST(SchemeSpec, CanonicalNamesRoundTrip) {
-  std::vector<std::string> names = {"cusparse", "clusterlevels", "clusterlevels:blocks=2,run=3",
+  std::vector<std::string> names = {"cusparse", "clusterlevels", "clusterlevels:blocks=2,run=3", "wavefront",
+                                    "wavefront:blocks=2", "wavefront:sleep=40", "wavefront:blocks=1,sleep=8",
                                     sptrsv::ag::to_string(sptrsv::ag::parse_ag_scheme("ag:sw=8,al=2.5")),
                                     "pow4:cusparse", "pow16:clusterlevels:threads=1024"};
   for (const std::string& v : sptrsv::plain_variant_names()) names.push_back("pow2:" + v);
@@ -51,14 +57,16 @@ TEST(SchemeSpec, CanonicalNamesRoundTrip) {
 
 TEST(SchemeSpec, RefusalsNameTheScheme) {
   for (const std::string bad : {"no_such_variant", "ag:ng=3", "ag:bogus=1", "cusparse2", "pow3:cusparse", "pow4:nope",
-                                "pow2:pow2:cusparse", "clusterlevels:blocks=17", "clusterlevels:colour=1", "pow", "pow4"}) {
+                                "pow2:pow2:cusparse", "clusterlevels:blocks=17", "clusterlevels:colour=1", "pow", "pow4",
+                                "wavefront:blocks=9", "wavefront:sleep=-1", "wavefront:sleep=x", "wavefront:rows=2",
+                                "wavefront:", "wavefronts"}) {
     try {
       sptrsv::parse_scheme(bad);
       ADD_FAILURE() << "accepted '" << bad << "'";
     } catch (const InvalidArgument& e) {
       const std::string what = e.what();
-      // clusterlevels' own parser names the key, not the whole scheme.
-      if (bad.rfind("clusterlevels", 0) != 0) {
+      // clusterlevels' and wavefront's own parsers name the key, not the whole scheme.
+      if (bad.rfind("clusterlevels", 0) != 0 && bad.rfind("wavefront:", 0) != 0) {
         EXPECT_NE(what.find("'" + bad + "'"), std::string::npos) << what;
       }
     }
@@ -80,6 +88,7 @@ TEST(SchemeSpec, FamilyByPrefixAlone) {
   EXPECT_EQ(sptrsv::scheme_family("pow3"), SchemeKind::Powered);
   EXPECT_EQ(sptrsv::scheme_family("cusparse"), SchemeKind::Cusparse);
   EXPECT_EQ(sptrsv::scheme_family("clusterlevels:x=1"), SchemeKind::ClusterLevels);
+  EXPECT_EQ(sptrsv::scheme_family("wavefront:x=1"), SchemeKind::Wavefront);
   EXPECT_EQ(sptrsv::scheme_family("ag:zz"), SchemeKind::Ag);
   EXPECT_EQ(sptrsv::scheme_family("agx"), SchemeKind::Variant);
   EXPECT_EQ(sptrsv::scheme_family("whatever"), SchemeKind::Variant);

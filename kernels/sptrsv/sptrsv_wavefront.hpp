@@ -1,0 +1,74 @@
+// Sync-free SpTRSV in level order on the whole GPU, each x its own ready flag ("wavefront").
+//
+// The sync-free kernels pay two L2 round trips per dependent step (the flag, then x) plus the
+// release fence of the producer; the level-set kernel a launch per level; clusterlevels a barrier
+// per level on at most 16 SMs. On 3D meshes of 10^6 rows and more the levels are wide (10^4 rows)
+// and many (hundreds): they need the whole GPU and a step cheaper than a fence or a launch.
+// Here a solved row stores its x, one 64-bit word, into a buffer indexed by position in level order
+// that starts filled with a pending bit pattern (a NaN no arithmetic produces); a dependent row polls
+// that word until it is no longer pending. The value is the flag: no fence, one round trip. Rows are
+// packed by position (diagonal and up to 16 off-diagonals, their dependencies as positions, in
+// column-major slots) so a thread's loads are coalesced and need no row pointer. Persistent warps
+// claim 32 positions at a time from a counter, in level order (deadlock freedom as in
+// sptrsv_device_rows.cuh). Two position buffers alternate between solves: each solve refills the
+// other with the pending pattern as it goes, so a solve is one launch, graph-capturable.
+// Pure kernels, no StarPU; the options parse in CPU builds too.
+#pragma once
+#include <memory>
+#include <string>
+
+#include "kernels/sptrsv/sptrsv.hpp"
+
+namespace hetsparse::kernels {
+
+struct WavefrontOptions {
+  static constexpr int kMaxWidth = 16;  // off-diagonals a row may have
+  static constexpr int kMaxBlocksPerSm = 8;
+  // Resident 256-thread blocks an SM (at most as many as fit), 0 = by the level profile: enough warps
+  // to hold kLevelsInFlight of the fullest level, at least one block. More warps than that only add
+  // polls of words not yet written; fewer leave too few rows in flight (docs/benchmarks.md, issue 16).
+  static constexpr int kLevelsInFlight = 4;
+  int blocks_per_sm = 0;
+  int sleep_ns = 0;       // pause between two polls of a pending x (0: none)
+};
+
+// "wavefront" or "wavefront:key=val,..." with keys blocks (blocks_per_sm, 0..8) and sleep (sleep_ns,
+// 0..1000). InvalidArgument naming the key otherwise. to_string gives the canonical form back.
+bool is_wavefront_scheme(const std::string& scheme);
+WavefrontOptions parse_wavefront_scheme(const std::string& scheme);
+std::string to_string(const WavefrontOptions& options);
+
+// Blocks an SM for options.blocks_per_sm given the fullest level's rows, `fit` blocks fitting an SM
+// and `sms` SMs (host code: tested without a GPU).
+int wavefront_blocks_per_sm(const WavefrontOptions& options, index_t fullest_level, int fit, int sms);
+
+// Slots a position holds (2, 3, 4, 6, 8, 12 or 16) for rows of at most `longest` off-diagonals; InvalidArgument
+// above WavefrontOptions::kMaxWidth (such rows need another scheme).
+int wavefront_width(index_t longest);
+
+// The rows packed on the device from `device` (its level schedule required), then one launch a solve.
+class WavefrontSolver {
+ public:
+  // longest: the most off-diagonals of a row of `device`. Packs on `stream` and waits for it.
+  WavefrontSolver(cudaStream_t stream, const TriangularDeviceView& device, index_t longest,
+                  const WavefrontOptions& options);
+  ~WavefrontSolver();
+  WavefrontSolver(const WavefrontSolver&) = delete;
+  WavefrontSolver& operator=(const WavefrontSolver&) = delete;
+
+  // b, x in device memory; x may equal b. Enqueues on `stream`, never waits. One solve in flight at a
+  // time (the position buffers and the counters are the solver's).
+  void solve(cudaStream_t stream, const double* b, double* x) const;
+
+  int width() const { return width_; }
+  int blocks() const { return blocks_; }  // of the launch (SMs x blocks an SM, fewer for small n)
+
+ private:
+  struct DeviceArrays;
+  index_t n_ = 0;
+  int width_ = 2, blocks_ = 0;
+  WavefrontOptions options_;
+  std::unique_ptr<DeviceArrays> arrays_;
+};
+
+}  // namespace hetsparse::kernels
