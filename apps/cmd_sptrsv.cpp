@@ -64,6 +64,31 @@ void check_device(const ArgParser& p, const rt::Runtime& runtime) {
                  "solves run on CPU workers (--cpu-mode)\n", p.get("variant").c_str());
 }
 
+constexpr double kBackwardErrorLimit = 1e-10;  // rounding stays near 1e-16; a wrong x gives O(1)
+
+double norm_inf(const std::vector<double>& v) {
+  double m = 0;
+  for (double e : v) m = std::fmax(m, std::fabs(e));
+  return m;
+}
+
+// ||r||_inf / (||T||_inf ||x||_inf + ||b||_inf), T's triangle `tri` as solved (a unit diagonal counts 1).
+double backward_error(const Csr& T, Triangle tri, bool unit, const std::vector<double>& x, const std::vector<double>& b,
+                      const std::vector<double>& r) {
+  double tnorm = 0;
+  for (index_t i = 0; i < T.rows; ++i) {
+    double row = unit ? 1.0 : 0.0;
+    for (offset_t p = T.rowptr[i]; p < T.rowptr[i + 1]; ++p) {
+      const index_t j = T.colind[p];
+      const bool kept = tri == Triangle::Lower ? j <= i : j >= i;
+      if (kept && !(unit && j == i)) row += std::fabs(T.values[p]);
+    }
+    tnorm = std::fmax(tnorm, row);
+  }
+  const double denominator = tnorm * norm_inf(x) + norm_inf(b);
+  return denominator > 0 ? norm_inf(r) / denominator : norm_inf(r);
+}
+
 double norm2(const std::vector<double>& v) {
   double s = 0;
   for (double e : v) s += e * e;
@@ -173,7 +198,11 @@ int cmd_sptrsv(int argc, char** argv) {
   for (index_t i = 0; i < n; ++i) r[i] -= Tx[i];
   const double bnorm = norm2(b);
   const double residual = bnorm > 0 ? norm2(r) / bnorm : norm2(r);
-  const bool ok = std::isfinite(residual) && residual <= 1e-8;
+  // The check is the normwise backward error ||r|| / (||T|| ||x|| + ||b||) (infinity norms): a
+  // triangular solve is backward stable, so a right x keeps it near rounding whatever T's scaling,
+  // where ||r|| / ||b|| grows with |T||x| / |b| (e.g. bcsstk13's lower triangle: 1.9e-6).
+  const double backward = backward_error(T, tri, unit, x, b, r);
+  const bool ok = std::isfinite(backward) && backward <= kBackwardErrorLimit;
   const auto nnz = solver.nnz();
   const double gflops = 2.0 * double(nnz) / (median * 1e9);
   const sptrsv::TriangularFeatures features = solver.features();
@@ -210,7 +239,7 @@ int cmd_sptrsv(int argc, char** argv) {
         .set("runtime_start_s", runtime_start_s).set("warmup_solve_s", pre.warmup_solve_seconds)
         .set("iterations", static_cast<long long>(iters)).set("solve_ms", median * 1e3).set("gflops", gflops)
         .set("resident_solve_ms", paths.resident_ms)
-        .set("relative_residual", residual).set("correct", ok);
+        .set("relative_residual", residual).set("backward_error", backward).set("correct", ok);
     if (paths.kernel_ms > 0) {
       j.set("kernel_ms", paths.kernel_ms).set("copy_ms", paths.copy_ms)
           .set("solve_over_kernel_and_copies", median * 1e3 / (paths.kernel_ms + paths.copy_ms))
@@ -284,7 +313,8 @@ int cmd_sptrsv(int argc, char** argv) {
       std::printf("kernel      %.4f ms alone (%s), %.4f ms to copy b in and x out: host path %.2fx, resident %.2fx\n",
                   paths.kernel_ms, variant.c_str(), paths.copy_ms, median * 1e3 / (paths.kernel_ms + paths.copy_ms),
                   paths.resident_ms / paths.kernel_ms);
-    std::printf("check       ||b - T x|| / ||b|| = %.2e  %s\n", residual, ok ? "OK" : "WRONG");
+    std::printf("check       ||b - T x|| / (||T|| ||x|| + ||b||) = %.2e  %s  (||b - T x|| / ||b|| = %.2e)\n", backward,
+                ok ? "OK" : "WRONG", residual);
     if (!split_line.empty())
       std::printf("split       %s; thresholds: %s; setup %.4f s = %.1f solves\n", split_line.c_str(), split_source.c_str(),
                   split_setup_s, median > 0 ? split_setup_s / median : 0.0);
@@ -298,7 +328,7 @@ int cmd_sptrsv(int argc, char** argv) {
   require_finite(x, "x", "the solution overflows a double: T is too ill-conditioned for double precision "
                         "(smallest |T(i,i)| = " + short_number(min_abs_diagonal(T)) + ", largest |T(i,j)| = " +
                         short_number(max_abs_value(T)) + ")");
-  require_at_most(residual, 1e-8, "||b - T x|| / ||b||", ": T may be too ill-conditioned for double precision");
+  require_at_most(backward, kBackwardErrorLimit, "||b - T x|| / (||T|| ||x|| + ||b||)", ": the solve is wrong");
   return 0;
 }
 

@@ -39,7 +39,7 @@ std::vector<std::string> unpowered_candidates(index_t n, std::int64_t nnz, index
   std::vector<std::string> out = kernels::gpu_variants();
   out.emplace_back("cusparse");
   out.emplace_back("clusterlevels");
-  if (longest_row - 1 <= kernels::WavefrontOptions::kMaxWidth) out.emplace_back("wavefront");  // entries less the diagonal
+  if (longest_row - 1 <= kWavefrontMaxOffDiagonals) out.emplace_back("wavefront");  // entries less the diagonal
   const double mean_row = n > 0 ? double(nnz) / double(n) : 0.0;
   for (const kernels::AgScheme& s : ag::ag_search_space(n, nnz, levels, mean_row)) {
     out.push_back(ag::to_string(s));
@@ -125,7 +125,6 @@ std::unique_ptr<PreparedScheme> PreparedScheme::from_device(cudaStream_t stream,
       family = prepare_cluster_levels(stream, m.levels, m.view, spec.cluster, m.longest_off_diagonals);
       break;
     case SchemeKind::Wavefront:
-      if (m.longest_off_diagonals > kernels::WavefrontOptions::kMaxWidth) return nullptr;
       family = prepare_wavefront(stream, m.view, m.longest_off_diagonals, spec.wavefront);
       break;
     default:

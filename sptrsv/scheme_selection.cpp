@@ -104,7 +104,7 @@ bool model_pick(const std::optional<SchemeModel>& model, const TriangularFeature
       const std::string unpowered =
           scheme_family(predicted) == SchemeKind::Powered ? model->predict(f, unpowered_only(candidates)) : "";
       predicted = adjust_for_preparation(predicted, unpowered, f, candidates, expected_solves, note);
-      if (model->gpu() != s.gpu) {
+      if (!model->gpu().empty() && model->gpu() != s.gpu) {
         note = "model of " + model->gpu() + ", the same architecture (" + model->arch() + ")" +
                (note.empty() ? "" : "; " + note);
       }
@@ -178,18 +178,20 @@ std::string adjust_for_preparation(const std::string& predicted, const std::stri
            model_best_unpowered;
     pick = model_best_unpowered;
   }
-  // Measured on the H100 (docs/benchmarks.md, issue 16): on deep DAGs of rows that fit its pack
-  // (meshes in sweep order: 2D, 3D, 27-point, elasticity) wavefront was ahead of cuSPARSE, of
-  // clusterlevels and of every powered form, and prepares in a few solves. Where it is not offered,
+  // Measured on the H100 and the H200 (docs/benchmarks.md, issue 16): wherever it was offered (rows
+  // short enough for a thread) wavefront was the fastest own scheme and ahead of cuSPARSE, on meshes
+  // in sweep order (2D, 3D, 27-point, elasticity) and on the real triangles, deep or shallow, and it
+  // prepares in a few solves. Only a powered form on 5-point rows (2D meshes) solved faster, after
+  // seconds of preparation: such a pick stands when it pays back. Where wavefront is not offered,
   // 2D-like profiles (fullest level within two blocks, rows of <= 5 entries) go to clusterlevels.
   const double fullest_rows = f.rnnz > 0 ? double(f.lnnz_max) / f.rnnz : 0.0;
   const bool deep = f.layer_num >= 64;
   const auto offered = [&](const char* s) { return std::find(candidates.begin(), candidates.end(), s) != candidates.end(); };
-  // A powered pick still standing pays back its preparation against clusterlevels: fewer levels to walk.
+  // A powered pick still standing pays back its preparation: fewer levels to walk.
   const bool powered = scheme_family(pick) == SchemeKind::Powered;
   std::string level_pick;
-  if (deep && offered("wavefront")) {
-    level_pick = "wavefront";  // offered only for rows that fit its pack
+  if (offered("wavefront") && !(powered && f.rnnz_max <= 3)) {
+    level_pick = "wavefront";
   } else if (deep && f.rnnz_max <= 5 && fullest_rows <= 2048 && !powered && offered("clusterlevels")) {
     // Rows of at most 3 entries (5-point stencils): M^4 still fits the pack, and its transform on the
     // GPU pays back in about kPoweredClusterPaybackSolves solves.

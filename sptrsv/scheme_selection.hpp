@@ -57,13 +57,14 @@ constexpr int kPoweredPaybackSolves = 1000;
 constexpr int kPoweredClusterPaybackSolves = 80;
 
 // The model's pick adjusted for preparation and the level profile (model mode): a powered pick gives
-// way to the best unpowered one below kPoweredPaybackSolves expected solves; then a deep DAG (at least
-// 64 levels) goes to wavefront when it is a candidate (rows that fit its pack), whatever the pick;
-// where it is not, one of short rows (at most 5 entries) whose fullest level fits two 1024-thread
-// blocks goes to clusterlevels when that is a candidate (pow4:clusterlevels for rows of <= 3 entries
-// from kPoweredClusterPaybackSolves expected solves on), unless a powered pick stands. `note` says
-// what changed. model_best_unpowered: the model's pick among the unpowered candidates (computed by
-// the caller, "" if none).
+// way to the best unpowered one below kPoweredPaybackSolves expected solves; then wavefront, when it is
+// a candidate (rows of at most kWavefrontMaxOffDiagonals off-diagonals), whatever the pick but a
+// powered one on rows of at most 3 entries that still stands; where it is not, a deep DAG (at least
+// 64 levels) of short rows (at most 5 entries) whose fullest level fits two 1024-thread blocks goes to
+// clusterlevels when that is a candidate (pow4:clusterlevels for rows of <= 3 entries from
+// kPoweredClusterPaybackSolves expected solves on), unless a powered pick stands. `note` says what
+// changed. model_best_unpowered: the model's pick among the unpowered candidates (computed by the
+// caller, "" if none).
 std::string adjust_for_preparation(const std::string& predicted, const std::string& model_best_unpowered,
                                    const TriangularFeatures& f, const std::vector<std::string>& candidates,
                                    int expected_solves, std::string& note);

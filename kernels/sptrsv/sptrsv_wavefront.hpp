@@ -8,7 +8,8 @@
 // that starts filled with a pending bit pattern (a NaN no arithmetic produces); a dependent row polls
 // that word until it is no longer pending. The value is the flag: no fence, one round trip. Rows are
 // packed by position (diagonal and up to 16 off-diagonals, their dependencies as positions, in
-// column-major slots) so a thread's loads are coalesced and need no row pointer. Persistent warps
+// column-major slots) so a thread's loads are coalesced and need no row pointer; a row's entries past
+// the slots go to an overflow CSR by position, read kChunk at a time. Persistent warps
 // claim 32 positions at a time from a counter, in level order (deadlock freedom as in
 // sptrsv_device_rows.cuh). Two position buffers alternate between solves: each solve refills the
 // other with the pending pattern as it goes, so a solve is one launch, graph-capturable.
@@ -22,7 +23,7 @@
 namespace hetsparse::kernels {
 
 struct WavefrontOptions {
-  static constexpr int kMaxWidth = 16;  // off-diagonals a row may have
+  static constexpr int kMaxWidth = 16;  // slots a position holds at most (longer rows overflow)
   static constexpr int kMaxBlocksPerSm = 8;
   // Resident 256-thread blocks an SM (at most as many as fit), 0 = by the level profile: enough warps
   // to hold kLevelsInFlight of the fullest level, at least one block. More warps than that only add
@@ -43,13 +44,14 @@ std::string to_string(const WavefrontOptions& options);
 int wavefront_blocks_per_sm(const WavefrontOptions& options, index_t fullest_level, int fit, int sms);
 
 // Slots a position holds (2, 3, 4, 6, 8, 12 or 16) for rows of at most `longest` off-diagonals; InvalidArgument
-// above WavefrontOptions::kMaxWidth (such rows need another scheme).
+// above WavefrontOptions::kMaxWidth (the solver gives it min(longest, kMaxWidth)).
 int wavefront_width(index_t longest);
 
 // The rows packed on the device from `device` (its level schedule required), then one launch a solve.
 class WavefrontSolver {
  public:
-  // longest: the most off-diagonals of a row of `device`. Packs on `stream` and waits for it.
+  // longest: the most off-diagonals of a row of `device` (InvalidArgument if a row has more). Packs on
+  // `stream` and waits for it.
   WavefrontSolver(cudaStream_t stream, const TriangularDeviceView& device, index_t longest,
                   const WavefrontOptions& options);
   ~WavefrontSolver();

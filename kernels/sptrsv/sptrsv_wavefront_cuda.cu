@@ -1,5 +1,6 @@
 // WavefrontSolver (see sptrsv_wavefront.hpp): the pack by position, and the persistent solve kernel
 // whose x words are their own ready flags.
+#include <cub/device/device_scan.cuh>
 #include <cuda/atomic>
 #include <cuda_runtime.h>
 
@@ -10,6 +11,7 @@
 #include "hetsparse/error.hpp"
 #include "kernels/common/cuda_check.hpp"
 #include "kernels/common/device_allocations_cuda.hpp"
+#include "kernels/sptrsv/sptrsv_device_scratch.cuh"
 #include "kernels/sptrsv/sptrsv_wavefront.hpp"
 
 namespace hetsparse::kernels {
@@ -31,6 +33,10 @@ struct Packed {
   const double* __restrict__ diagonal;     // by position
   const index_t* __restrict__ deps;        // slot k of position p at k * n + p: a position, or -1
   const double* __restrict__ values;       // the entry of that slot (0 for an unused one)
+  // A row's entries past the slots, by position (null when none has more): CSR by position.
+  const std::int64_t* __restrict__ extra_ptr;
+  const index_t* __restrict__ extra_deps;
+  const double* __restrict__ extra_values;
 };
 
 unsigned blocks_for(index_t n) {
@@ -54,8 +60,10 @@ struct PackInput {
   int width;
 };
 
-// One thread per position; a row longer than the width counts in *overflow (the solver refuses then).
-__global__ void pack_kernel(PackInput in, double* diagonal, index_t* deps, double* values, unsigned* overflow) {
+// One thread per position: the first `width` off-diagonals into the slots, how many more into
+// extra_count[p] (the overflow CSR's lengths); a row longer than `longest` counts in *overflow (refused).
+__global__ void pack_kernel(PackInput in, index_t longest, double* diagonal, index_t* deps, double* values,
+                            std::int64_t* extra_count, unsigned* overflow) {
   const std::int64_t pp = static_cast<std::int64_t>(blockIdx.x) * kThreads + threadIdx.x;
   if (pp >= in.n) return;
   const auto p = static_cast<index_t>(pp);
@@ -63,7 +71,8 @@ __global__ void pack_kernel(PackInput in, double* diagonal, index_t* deps, doubl
   const index_t first = in.rowptr[stored], last = in.rowptr[stored + 1];
   const index_t off_begin = in.upper ? first + 1 : first, off_end = in.upper ? last : last - 1;
   diagonal[p] = in.values[in.upper ? first : last - 1];
-  if (off_end - off_begin > in.width) atomicAdd(overflow, 1u);
+  if (off_end - off_begin > longest) atomicAdd(overflow, 1u);
+  extra_count[p] = off_end - off_begin > in.width ? off_end - off_begin - in.width : 0;
   const auto n = static_cast<std::size_t>(in.n);
   for (int k = 0; k < in.width; ++k) {
     const std::size_t slot = static_cast<std::size_t>(k) * n + static_cast<std::size_t>(p);
@@ -73,9 +82,59 @@ __global__ void pack_kernel(PackInput in, double* diagonal, index_t* deps, doubl
   }
 }
 
+// The entries past the slots into the overflow CSR (positions with some only).
+__global__ void pack_extra_kernel(PackInput in, const std::int64_t* extra_ptr, index_t* extra_deps, double* extra_values) {
+  const std::int64_t pp = static_cast<std::int64_t>(blockIdx.x) * kThreads + threadIdx.x;
+  if (pp >= in.n) return;
+  const auto p = static_cast<index_t>(pp);
+  std::int64_t out = extra_ptr[p];
+  if (out == extra_ptr[p + 1]) return;
+  const index_t stored = in.by_position ? p : in.level_rows[p];
+  const index_t first = in.rowptr[stored], last = in.rowptr[stored + 1];
+  const index_t off_begin = in.upper ? first + 1 : first, off_end = in.upper ? last : last - 1;
+  for (index_t e = off_begin + in.width; e < off_end; ++e, ++out) {
+    extra_deps[out] = in.position_of[in.colind[e]];
+    extra_values[out] = in.values[e];
+  }
+}
+
 __device__ __forceinline__ unsigned long long poll(const unsigned long long* word) {
   return cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(*const_cast<unsigned long long*>(word))
       .load(cuda::memory_order_relaxed);
+}
+
+// The sum over position p's entries past the slots, kChunk at a time, each chunk's pending words
+// polled together as the slots' are; in entry order (deterministic).
+constexpr int kChunk = 8;
+__device__ double extra_sum(const Packed& m, index_t p, const unsigned long long* now, int sleep_ns) {
+  double sum = 0.0;
+  const std::int64_t end = m.extra_ptr[p + 1];
+  for (std::int64_t e = m.extra_ptr[p]; e < end; e += kChunk) {
+    index_t dep[kChunk];
+    double coefficient[kChunk];
+    unsigned long long word[kChunk];
+#pragma unroll
+    for (int k = 0; k < kChunk; ++k) {
+      const bool in = e + k < end;
+      dep[k] = in ? __ldg(m.extra_deps + e + k) : -1;
+      coefficient[k] = in ? __ldg(m.extra_values + e + k) : 0.0;
+      word[k] = dep[k] >= 0 ? poll(now + dep[k]) : 0ull;
+    }
+    for (;;) {
+      bool pending = false;
+#pragma unroll
+      for (int k = 0; k < kChunk; ++k) pending |= word[k] == kPending;
+      if (!pending) break;
+      if (sleep_ns > 0) __nanosleep(static_cast<unsigned>(sleep_ns));
+#pragma unroll
+      for (int k = 0; k < kChunk; ++k) {
+        if (word[k] == kPending) word[k] = poll(now + dep[k]);
+      }
+    }
+#pragma unroll
+    for (int k = 0; k < kChunk; ++k) sum += coefficient[k] * __longlong_as_double(static_cast<long long>(word[k]));
+  }
+  return sum;
 }
 
 // Position p: its row's entries and b first (none depends on another row), then every dependency's
@@ -115,6 +174,7 @@ __device__ __forceinline__ void solve_position(const Packed& m, index_t p, const
   double sum = 0.0;
 #pragma unroll
   for (int k = 0; k < Width; ++k) sum += coefficient[k] * __longlong_as_double(static_cast<long long>(word[k]));
+  if (m.extra_ptr != nullptr) sum += extra_sum(m, p, now, sleep_ns);
   auto bits = static_cast<unsigned long long>(__double_as_longlong((rhs - sum) / diagonal));
   if (bits == kPending) bits = kQuietNaN;
   next[p] = kPending;
@@ -183,7 +243,9 @@ struct WavefrontSolver::DeviceArrays {
 
 WavefrontSolver::WavefrontSolver(cudaStream_t stream, const TriangularDeviceView& device, index_t longest,
                                  const WavefrontOptions& options)
-    : n_(device.n), width_(wavefront_width(longest)), options_(options), arrays_(std::make_unique<DeviceArrays>()) {
+    : n_(device.n), width_(wavefront_width(std::min<index_t>(longest, WavefrontOptions::kMaxWidth))), options_(options),
+      arrays_(std::make_unique<DeviceArrays>()) {
+  if (longest < 0) throw InvalidArgument("WavefrontSolver: a longest row of " + std::to_string(longest) + " off-diagonals");
   if (n_ == 0) return;
   if (device.level_rows == nullptr) throw InvalidArgument("WavefrontSolver: the device view carries no level schedule");
   DeviceArrays& a = *arrays_;
@@ -192,6 +254,7 @@ WavefrontSolver::WavefrontSolver(cudaStream_t stream, const TriangularDeviceView
   auto* deps = a.memory.allocate<index_t>(w * n);
   double* values = a.memory.allocate<double>(w * n);
   auto* position_of = a.memory.allocate<index_t>(n);
+  auto* extra_ptr = a.memory.allocate<std::int64_t>(n + 1);
   a.positions = a.memory.allocate<unsigned long long>(2 * n);
   a.state = a.memory.allocate<unsigned>(kStateWords + 1);  // + the pack's overflow count
   check_cuda(cudaMemsetAsync(a.positions, 0xff, 2 * n * sizeof(unsigned long long), stream),
@@ -209,8 +272,15 @@ WavefrontSolver::WavefrontSolver(cudaStream_t stream, const TriangularDeviceView
                      copy,
                      position_of,
                      width_};
-  pack_kernel<<<blocks_for(n_), kThreads, 0, stream>>>(in, diagonal, deps, values, a.state + kStateWords);
+  pack_kernel<<<blocks_for(n_), kThreads, 0, stream>>>(in, longest, diagonal, deps, values, extra_ptr,
+                                                       a.state + kStateWords);
   check_cuda(cudaGetLastError(), "pack_kernel launch in WavefrontSolver");
+  device_analysis::run_cub("cub::DeviceScan::ExclusiveSum in WavefrontSolver", stream, [&](void* temp, std::size_t& bytes) {
+    return cub::DeviceScan::ExclusiveSum(temp, bytes, extra_ptr, extra_ptr, n + 1, stream);
+  });
+  std::int64_t extra = 0;
+  check_cuda(cudaMemcpyAsync(&extra, extra_ptr + n, sizeof extra, cudaMemcpyDeviceToHost, stream),
+             "cudaMemcpyAsync in WavefrontSolver");
   unsigned overflow = 0;
   check_cuda(cudaMemcpyAsync(&overflow, a.state + kStateWords, sizeof overflow, cudaMemcpyDeviceToHost, stream),
              "cudaMemcpyAsync in WavefrontSolver");
@@ -219,7 +289,17 @@ WavefrontSolver::WavefrontSolver(cudaStream_t stream, const TriangularDeviceView
     throw InvalidArgument("WavefrontSolver: " + std::to_string(overflow) + " rows have more than " +
                           std::to_string(longest) + " off-diagonals, the longest the caller gave");
   }
-  a.packed = Packed{n_, device.level_rows, diagonal, deps, values};
+  a.packed = Packed{n_, device.level_rows, diagonal, deps, values, nullptr, nullptr, nullptr};
+  if (extra > 0) {
+    auto* extra_deps = a.memory.allocate<index_t>(static_cast<std::size_t>(extra));
+    auto* extra_values = a.memory.allocate<double>(static_cast<std::size_t>(extra));
+    pack_extra_kernel<<<blocks_for(n_), kThreads, 0, stream>>>(in, extra_ptr, extra_deps, extra_values);
+    check_cuda(cudaGetLastError(), "pack_extra_kernel launch in WavefrontSolver");
+    check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize in WavefrontSolver");
+    a.packed.extra_ptr = extra_ptr;
+    a.packed.extra_deps = extra_deps;
+    a.packed.extra_values = extra_values;
+  }
 
   int dev = 0, sms = 0, fit = 0;
   check_cuda(cudaGetDevice(&dev), "cudaGetDevice in WavefrontSolver");

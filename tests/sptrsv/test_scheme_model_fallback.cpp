@@ -84,7 +84,8 @@ TEST(SchemeModelFallback, TheFixedRuleKeepsTheLevelProfileRule) {
   EXPECT_EQ(sptrsv::heuristic_pick(deep, {"syncfree_levelorder", "cusparse"}, 100, note), "syncfree_levelorder");
   sptrsv::TriangularFeatures shallow = deep;
   shallow.layer_num = 12;
-  EXPECT_EQ(sptrsv::heuristic_pick(shallow, {"syncfree_levelorder", "wavefront"}, 100, note), "syncfree_levelorder");
+  EXPECT_EQ(sptrsv::heuristic_pick(shallow, {"syncfree_levelorder", "wavefront"}, 100, note), "wavefront");
+  EXPECT_EQ(sptrsv::heuristic_pick(shallow, {"syncfree_levelorder", "clusterlevels"}, 100, note), "syncfree_levelorder");
 }
 
 TEST(SchemeModelFallback, TheSearchWeighsPreparationAgainstTheExpectedSolves) {

@@ -208,9 +208,9 @@ TEST(SchemeSelection, NoGpuFallsBackToTheHeuristic) {
 namespace hetsparse::test {
 namespace {
 
-// adjust_for_preparation: a powered pick gives way below the payback; a deep DAG goes to wavefront
-// when it is a candidate, whatever the pick; without it, a 2D-like profile of short rows goes to
-// clusterlevels (or its powered form); shallow DAGs keep the pick.
+// adjust_for_preparation: a powered pick gives way below the payback; wavefront, when it is a
+// candidate, over any pick but a standing powered one on 5-point rows; without it, a deep 2D-like
+// profile of short rows goes to clusterlevels (or its powered form); shallow DAGs keep the pick.
 TEST(SchemeSelectionPreparation, PoweredPicksAndLevelProfiles) {
   sptrsv::TriangularFeatures mesh2d;  // anchor-lap2d:1000's profile
   mesh2d.layer_num = 1999;
@@ -243,11 +243,14 @@ TEST(SchemeSelectionPreparation, PoweredPicksAndLevelProfiles) {
   EXPECT_TRUE(note.empty()) << note;
   EXPECT_EQ(sptrsv::adjust_for_preparation("cusparse", "", mesh3d, no_wavefront, 100, note), "cusparse");
   EXPECT_EQ(sptrsv::adjust_for_preparation("pow2:cusparse", "cusparse", mesh3d, without, 100, note), "cusparse");
-  // With wavefront: every deep profile, over cusparse, clusterlevels and a powered pick that stands.
+  // With wavefront: over cusparse, clusterlevels and a powered pick, but one on 5-point rows that
+  // still stands (it pays back and solves faster).
   note.clear();
   EXPECT_EQ(sptrsv::adjust_for_preparation("pow16:cusparse", "cusparse", mesh2d, with, 100, note), "wavefront");
   EXPECT_NE(note.find("wavefront over cusparse"), std::string::npos) << note;
-  EXPECT_EQ(sptrsv::adjust_for_preparation("pow16:cusparse", "cusparse", mesh2d, with, 100000, note), "wavefront");
+  note.clear();
+  EXPECT_EQ(sptrsv::adjust_for_preparation("pow16:cusparse", "cusparse", mesh2d, with, 100000, note), "pow16:cusparse");
+  EXPECT_TRUE(note.empty()) << note;
   EXPECT_EQ(sptrsv::adjust_for_preparation("clusterlevels", "", aniso, with, 100, note), "wavefront");
   EXPECT_EQ(sptrsv::adjust_for_preparation("pow2:cusparse", "cusparse", mesh3d, with, 5000, note), "wavefront");
   sptrsv::TriangularFeatures long_rows = mesh3d;  // 27-point rows: 14 entries, still in the pack
@@ -256,9 +259,11 @@ TEST(SchemeSelectionPreparation, PoweredPicksAndLevelProfiles) {
   note.clear();
   EXPECT_EQ(sptrsv::adjust_for_preparation("wavefront", "", mesh3d, with, 100, note), "wavefront");
   EXPECT_TRUE(note.empty()) << note;
-  sptrsv::TriangularFeatures shallow = mesh3d;  // few levels: not a deep DAG
+  sptrsv::TriangularFeatures shallow = mesh3d;  // few levels: wavefront all the same, clusterlevels not
   shallow.layer_num = 20;
-  EXPECT_EQ(sptrsv::adjust_for_preparation("yuenyeung", "", shallow, with, 100, note), "yuenyeung");
+  EXPECT_EQ(sptrsv::adjust_for_preparation("yuenyeung", "", shallow, with, 100, note), "wavefront");
+  note.clear();
+  EXPECT_EQ(sptrsv::adjust_for_preparation("yuenyeung", "", shallow, no_wavefront, 100, note), "yuenyeung");
   EXPECT_TRUE(note.empty()) << note;
 }
 

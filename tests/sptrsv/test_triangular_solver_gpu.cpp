@@ -203,15 +203,17 @@ TEST(TriangularSolverGpu, AutoSearchCachesAndModelPredicts) {
   expect_matches_reference(T, Triangle::Lower, false, false, B, X, 1, "auto model " + searched);
 }
 
-// A model that always picks a powered form, on a triangle whose M^16 the limits refuse (a band of
-// 6 below the diagonal: M^16 holds some 16x T's entries): "auto" takes the model's pick among the
-// unpowered schemes and says why, instead of failing the analysis.
+// A model that always picks a powered form, on a triangle whose M^16 the limits refuse (a chain whose
+// rows also reach one of the 4 rows before: M^16 holds some 16x T's entries) and whose rows of 3
+// entries let a powered pick that pays back stand over wavefront: "auto" takes the model's pick among
+// the unpowered schemes, adjusted as any pick (wavefront), and says why, instead of failing the analysis.
 TEST(TriangularSolverGpu, AutoFallsBackWhenThePoweredFormIsRefused) {
   rt::Runtime r(test_runtime_options("eager", 1, 1));
   if (r.cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
-  const Csr T = solver_input(triangle(random_banded(4000, 6, 1.0, 17, true), Triangle::Lower), Triangle::Lower, false, 7);
+  const Csr T = level_profile_lower("c4000", 2, 17);
   const sptrsv::TriangularPattern p(T, Triangle::Lower, false);
   ASSERT_GE(p.num_levels(), sptrsv::kPoweredMinLevels);
+  ASSERT_LE(p.features().rnnz_max, 3);
   sptrsv::TimingSample sample;
   sample.name = "always-powered";
   for (const auto& [name, value] : p.features().as_list()) sample.features[name] = value;
@@ -224,13 +226,13 @@ TEST(TriangularSolverGpu, AutoFallsBackWhenThePoweredFormIsRefused) {
   // With 100 expected solves the powered pick gives way before its transform is tried.
   sptrsv::TriangularSolver few(r);
   few.analyze(T, Triangle::Lower, false, o);
-  EXPECT_EQ(few.chosen_variant(), "yuenyeung");
+  EXPECT_EQ(few.chosen_variant(), "wavefront");
   EXPECT_NE(few.selection().note.find("does not pay back"), std::string::npos) << few.selection().note;
   o.expected_solves = 1 << 20;  // enough solves to pay: the transform is tried and refused
   sptrsv::TriangularSolver s(r);
   s.analyze(T, Triangle::Lower, false, o);
   ::unsetenv("HETSPARSE_SPTRSV_MODEL");
-  EXPECT_EQ(s.chosen_variant(), "yuenyeung");  // the model's best among the unpowered schemes
+  EXPECT_EQ(s.chosen_variant(), "wavefront");  // the model's best unpowered pick, adjusted
   EXPECT_NE(s.selection().note.find("pow16:cusparse refused"), std::string::npos) << s.selection().note;
   const std::vector<double> B = random_values(static_cast<std::size_t>(T.rows), 10);
   std::vector<double> X(B.size(), std::nan(""));
