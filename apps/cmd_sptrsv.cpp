@@ -66,29 +66,6 @@ void check_device(const ArgParser& p, const rt::Runtime& runtime) {
 
 constexpr double kBackwardErrorLimit = 1e-10;  // rounding stays near 1e-16; a wrong x gives O(1)
 
-double norm_inf(const std::vector<double>& v) {
-  double m = 0;
-  for (double e : v) m = std::fmax(m, std::fabs(e));
-  return m;
-}
-
-// ||r||_inf / (||T||_inf ||x||_inf + ||b||_inf), T's triangle `tri` as solved (a unit diagonal counts 1).
-double backward_error(const Csr& T, Triangle tri, bool unit, const std::vector<double>& x, const std::vector<double>& b,
-                      const std::vector<double>& r) {
-  double tnorm = 0;
-  for (index_t i = 0; i < T.rows; ++i) {
-    double row = unit ? 1.0 : 0.0;
-    for (offset_t p = T.rowptr[i]; p < T.rowptr[i + 1]; ++p) {
-      const index_t j = T.colind[p];
-      const bool kept = tri == Triangle::Lower ? j <= i : j >= i;
-      if (kept && !(unit && j == i)) row += std::fabs(T.values[p]);
-    }
-    tnorm = std::fmax(tnorm, row);
-  }
-  const double denominator = tnorm * norm_inf(x) + norm_inf(b);
-  return denominator > 0 ? norm_inf(r) / denominator : norm_inf(r);
-}
-
 double norm2(const std::vector<double>& v) {
   double s = 0;
   for (double e : v) s += e * e;
@@ -201,7 +178,7 @@ int cmd_sptrsv(int argc, char** argv) {
   // The check is the normwise backward error ||r|| / (||T|| ||x|| + ||b||) (infinity norms): a
   // triangular solve is backward stable, so a right x keeps it near rounding whatever T's scaling,
   // where ||r|| / ||b|| grows with |T||x| / |b| (e.g. bcsstk13's lower triangle: 1.9e-6).
-  const double backward = backward_error(T, tri, unit, x, b, r);
+  const double backward = triangular_backward_error(T, tri == Triangle::Upper, unit, x, b, r);
   const bool ok = std::isfinite(backward) && backward <= kBackwardErrorLimit;
   const auto nnz = solver.nnz();
   const double gflops = 2.0 * double(nnz) / (median * 1e9);

@@ -8,6 +8,11 @@
 
 namespace hetsparse::cli {
 
+// ||r||_inf / (||T||_inf ||x||_inf + ||b||_inf) with T the lower (or upper) triangle of `T` as solved,
+// a unit diagonal counting 1 (its stored entries ignored): the normwise backward error of x, r = b - T x.
+double triangular_backward_error(const Csr& T, bool upper, bool unit, const std::vector<double>& x,
+                                 const std::vector<double>& b, const std::vector<double>& r);
+
 // The largest |A(i, j)|, for messages.
 double max_abs_value(const Csr& A);
 // v with 3 significant digits ("1e+308", "-nan").
