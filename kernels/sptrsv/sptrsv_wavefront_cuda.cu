@@ -12,6 +12,7 @@
 #include "kernels/common/cuda_check.hpp"
 #include "kernels/common/device_allocations_cuda.hpp"
 #include "kernels/sptrsv/sptrsv_device_scratch.cuh"
+#include "kernels/sptrsv/sptrsv_position_row.cuh"
 #include "kernels/sptrsv/sptrsv_wavefront.hpp"
 
 namespace hetsparse::kernels {
@@ -67,10 +68,8 @@ __global__ void pack_kernel(PackInput in, index_t longest, double* diagonal, ind
   const std::int64_t pp = static_cast<std::int64_t>(blockIdx.x) * kThreads + threadIdx.x;
   if (pp >= in.n) return;
   const auto p = static_cast<index_t>(pp);
-  const index_t stored = in.by_position ? p : in.level_rows[p];
-  const index_t first = in.rowptr[stored], last = in.rowptr[stored + 1];
-  const index_t off_begin = in.upper ? first + 1 : first, off_end = in.upper ? last : last - 1;
-  diagonal[p] = in.values[in.upper ? first : last - 1];
+  const auto [off_begin, off_end, diagonal_at] = position_row(p, in.upper, in.by_position, in.level_rows, in.rowptr);
+  diagonal[p] = in.values[diagonal_at];
   if (off_end - off_begin > longest) atomicAdd(overflow, 1u);
   extra_count[p] = off_end - off_begin > in.width ? off_end - off_begin - in.width : 0;
   const auto n = static_cast<std::size_t>(in.n);
@@ -89,10 +88,8 @@ __global__ void pack_extra_kernel(PackInput in, const std::int64_t* extra_ptr, i
   const auto p = static_cast<index_t>(pp);
   std::int64_t out = extra_ptr[p];
   if (out == extra_ptr[p + 1]) return;
-  const index_t stored = in.by_position ? p : in.level_rows[p];
-  const index_t first = in.rowptr[stored], last = in.rowptr[stored + 1];
-  const index_t off_begin = in.upper ? first + 1 : first, off_end = in.upper ? last : last - 1;
-  for (index_t e = off_begin + in.width; e < off_end; ++e, ++out) {
+  const PositionRow row = position_row(p, in.upper, in.by_position, in.level_rows, in.rowptr);
+  for (index_t e = row.off_begin + in.width, off_end = row.off_end; e < off_end; ++e, ++out) {
     extra_deps[out] = in.position_of[in.colind[e]];
     extra_values[out] = in.values[e];
   }
@@ -101,6 +98,30 @@ __global__ void pack_extra_kernel(PackInput in, const std::int64_t* extra_ptr, i
 __device__ __forceinline__ unsigned long long poll(const unsigned long long* word) {
   return cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(*const_cast<unsigned long long*>(word))
       .load(cuda::memory_order_relaxed);
+}
+
+// Polls every word still pending at once until none is (waiting on one word at a time would cost a
+// round trip to L2 for each dependency that was pending at the first look), then the sum of
+// coefficient x word in slot order (deterministic whatever the timing).
+template <int N>
+__device__ __forceinline__ double wait_and_sum(unsigned long long (&word)[N], const index_t (&dep)[N],
+                                               const double (&coefficient)[N], const unsigned long long* now,
+                                               int sleep_ns) {
+  for (;;) {
+    bool pending = false;
+#pragma unroll
+    for (int k = 0; k < N; ++k) pending |= word[k] == kPending;
+    if (!pending) break;
+    if (sleep_ns > 0) __nanosleep(static_cast<unsigned>(sleep_ns));
+#pragma unroll
+    for (int k = 0; k < N; ++k) {
+      if (word[k] == kPending) word[k] = poll(now + dep[k]);
+    }
+  }
+  double sum = 0.0;
+#pragma unroll
+  for (int k = 0; k < N; ++k) sum += coefficient[k] * __longlong_as_double(static_cast<long long>(word[k]));
+  return sum;
 }
 
 // The sum over position p's entries past the slots, kChunk at a time, each chunk's pending words
@@ -120,29 +141,14 @@ __device__ double extra_sum(const Packed& m, index_t p, const unsigned long long
       coefficient[k] = in ? __ldg(m.extra_values + e + k) : 0.0;
       word[k] = dep[k] >= 0 ? poll(now + dep[k]) : 0ull;
     }
-    for (;;) {
-      bool pending = false;
-#pragma unroll
-      for (int k = 0; k < kChunk; ++k) pending |= word[k] == kPending;
-      if (!pending) break;
-      if (sleep_ns > 0) __nanosleep(static_cast<unsigned>(sleep_ns));
-#pragma unroll
-      for (int k = 0; k < kChunk; ++k) {
-        if (word[k] == kPending) word[k] = poll(now + dep[k]);
-      }
-    }
-#pragma unroll
-    for (int k = 0; k < kChunk; ++k) sum += coefficient[k] * __longlong_as_double(static_cast<long long>(word[k]));
+    sum += wait_and_sum(word, dep, coefficient, now, sleep_ns);
   }
   return sum;
 }
 
 // Position p: its row's entries and b first (none depends on another row), then every dependency's
-// word until none is pending, the sum in slot order (deterministic whatever the timing), and x
-// published: the pending pattern into the other buffer for the next solve, the word, then x[row].
-// Each round polls every word still pending at once: waiting on one word at a time would cost a
-// round trip to L2 for each dependency that was pending at the first look (rows of 13 off-diagonals
-// over several levels have many).
+// word until none is pending (wait_and_sum), the overflow's likewise, and x published: the pending
+// pattern into the other buffer for the next solve, the word, then x[row].
 template <int Width>
 __device__ __forceinline__ void solve_position(const Packed& m, index_t p, const double* b, double* x,
                                                unsigned long long* now, unsigned long long* next, int sleep_ns) {
@@ -160,20 +166,7 @@ __device__ __forceinline__ void solve_position(const Packed& m, index_t p, const
   unsigned long long word[Width];
 #pragma unroll
   for (int k = 0; k < Width; ++k) word[k] = dep[k] >= 0 ? poll(now + dep[k]) : 0ull;  // 0ull is +0.0
-  for (;;) {
-    bool pending = false;
-#pragma unroll
-    for (int k = 0; k < Width; ++k) pending |= word[k] == kPending;
-    if (!pending) break;
-    if (sleep_ns > 0) __nanosleep(static_cast<unsigned>(sleep_ns));
-#pragma unroll
-    for (int k = 0; k < Width; ++k) {
-      if (word[k] == kPending) word[k] = poll(now + dep[k]);
-    }
-  }
-  double sum = 0.0;
-#pragma unroll
-  for (int k = 0; k < Width; ++k) sum += coefficient[k] * __longlong_as_double(static_cast<long long>(word[k]));
+  double sum = wait_and_sum(word, dep, coefficient, now, sleep_ns);
   if (m.extra_ptr != nullptr) sum += extra_sum(m, p, now, sleep_ns);
   auto bits = static_cast<unsigned long long>(__double_as_longlong((rhs - sum) / diagonal));
   if (bits == kPending) bits = kQuietNaN;
