@@ -217,19 +217,23 @@ std::string heuristic_pick(const TriangularFeatures& f, const std::vector<std::s
   return adjust_for_preparation(heuristic_scheme(f), "", f, candidates, expected_solves, note);
 }
 
-const SchemeTiming* cheapest(const SchemeTimings& t, int expected_solves) {
-  const auto cost = [&](const SchemeTiming& s) { return s.preprocess_ms + std::max(expected_solves, 1) * s.median_ms; };
+namespace {
+// The "ok" entry of least cost(entry), the first on a tie; nullptr if none.
+template <class Cost>
+const SchemeTiming* least_ok(const SchemeTimings& t, Cost cost) {
   const SchemeTiming* best = nullptr;
   for (const SchemeTiming& s : t.schemes)
     if (s.status == "ok" && (best == nullptr || cost(s) < cost(*best))) best = &s;
   return best;
 }
+}  // namespace
+
+const SchemeTiming* cheapest(const SchemeTimings& t, int expected_solves) {
+  return least_ok(t, [&](const SchemeTiming& s) { return s.preprocess_ms + std::max(expected_solves, 1) * s.median_ms; });
+}
 
 const SchemeTiming* fastest(const SchemeTimings& t) {
-  const SchemeTiming* best = nullptr;
-  for (const SchemeTiming& s : t.schemes)
-    if (s.status == "ok" && (best == nullptr || s.median_ms < best->median_ms)) best = &s;
-  return best;
+  return least_ok(t, [](const SchemeTiming& s) { return s.median_ms; });
 }
 
 Selection select_scheme(const TriangularPattern& p, const SelectionOptions& o) {

@@ -238,7 +238,6 @@ WavefrontSolver::WavefrontSolver(cudaStream_t stream, const TriangularDeviceView
                                  const WavefrontOptions& options)
     : n_(device.n), width_(wavefront_width(std::min<index_t>(longest, WavefrontOptions::kMaxWidth))), options_(options),
       arrays_(std::make_unique<DeviceArrays>()) {
-  if (longest < 0) throw InvalidArgument("WavefrontSolver: a longest row of " + std::to_string(longest) + " off-diagonals");
   if (n_ == 0) return;
   if (device.level_rows == nullptr) throw InvalidArgument("WavefrontSolver: the device view carries no level schedule");
   DeviceArrays& a = *arrays_;
