@@ -30,16 +30,13 @@ namespace hetsparse::sptrsv {
 SchemeKind check_scheme(const std::string& scheme);
 
 // The search space for "auto" (search mode): every plain variant, cusparse, clusterlevels, wavefront
-// (rows of at most kWavefrontMaxOffDiagonals off-diagonals: a thread solves a row), the powered
+// (long rows as warp rows, any length), the powered
 // forms of long-chained matrices with short rows (at least kPoweredMinLevels levels, rows of at most
 // kPoweredMaxRow entries: K = 2..16 over cusparse, syncfree_levelorder, yuenyeung_levelorder and clusterlevels;
 // capellini trailed them by 2-4x on the Laplacians), then the pruned AG
 // space for this matrix (kernels::ag_search_space). Empty without CUDA.
 constexpr std::int64_t kPoweredMinLevels = 64;
 constexpr std::int64_t kPoweredMaxRow = 64;
-// wavefront is offered for rows of at most this many off-diagonals: a thread solves a row, so a hub
-// row of thousands of entries would hold up its dependents (docs/benchmarks.md, issue 16).
-constexpr std::int64_t kWavefrontMaxOffDiagonals = 64;
 std::vector<std::string> candidate_schemes(const TriangularPattern& p);
 // The same from the sizes and the longest row (entries) alone: a GPU analysis's features.
 std::vector<std::string> candidate_schemes(index_t n, std::int64_t nnz, index_t levels, std::int64_t longest_row);

@@ -35,11 +35,12 @@ std::vector<std::string> powered_candidates(const TriangularPattern& p) {
   return powered_candidates(p.num_levels(), p.features().rnnz_max);
 }
 
-std::vector<std::string> unpowered_candidates(index_t n, std::int64_t nnz, index_t levels, std::int64_t longest_row) {
+std::vector<std::string> unpowered_candidates(index_t n, std::int64_t nnz, index_t levels,
+                                              std::int64_t /*longest_row: wavefront takes any*/) {
   std::vector<std::string> out = kernels::gpu_variants();
   out.emplace_back("cusparse");
   out.emplace_back("clusterlevels");
-  if (longest_row - 1 <= kWavefrontMaxOffDiagonals) out.emplace_back("wavefront");  // entries less the diagonal
+  out.emplace_back("wavefront");
   const double mean_row = n > 0 ? double(nnz) / double(n) : 0.0;
   for (const kernels::AgScheme& s : ag::ag_search_space(n, nnz, levels, mean_row)) {
     out.push_back(ag::to_string(s));

@@ -178,10 +178,9 @@ std::string adjust_for_preparation(const std::string& predicted, const std::stri
            model_best_unpowered;
     pick = model_best_unpowered;
   }
-  // Measured on the H100 and the H200 (docs/benchmarks.md, issue 16): wherever it was offered (rows
-  // short enough for a thread) wavefront was the fastest own scheme and ahead of cuSPARSE, on meshes
-  // in sweep order (2D, 3D, 27-point, elasticity) and on the real triangles, deep or shallow, and it
-  // prepares in a few solves. Only a powered form on 5-point rows (2D meshes) solved faster, after
+  // Measured on the H100 and the H200 (docs/benchmarks.md, issue 16): wavefront (hub and long rows as
+  // warp rows) was the fastest own scheme on every mesh in sweep order (2D, 3D, 27-point, elasticity),
+  // R-MAT and all but one real triangle, deep or shallow, and it prepares in a few solves. Only a powered form on 5-point rows (2D meshes) solved faster, after
   // seconds of preparation: such a pick stands when it pays back. Where wavefront is not offered,
   // 2D-like profiles (fullest level within two blocks, rows of <= 5 entries) go to clusterlevels.
   const double fullest_rows = f.rnnz > 0 ? double(f.lnnz_max) / f.rnnz : 0.0;

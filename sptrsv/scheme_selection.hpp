@@ -58,7 +58,7 @@ constexpr int kPoweredClusterPaybackSolves = 80;
 
 // The model's pick adjusted for preparation and the level profile (model mode): a powered pick gives
 // way to the best unpowered one below kPoweredPaybackSolves expected solves; then wavefront, when it is
-// a candidate (rows of at most kWavefrontMaxOffDiagonals off-diagonals), whatever the pick but a
+// a candidate (any row length: long rows are warp rows), whatever the pick but a
 // powered one on rows of at most 3 entries that still stands; where it is not, a deep DAG (at least
 // 64 levels) of short rows (at most 5 entries) whose fullest level fits two 1024-thread blocks goes to
 // clusterlevels when that is a candidate (pow4:clusterlevels for rows of <= 3 entries from

@@ -9,9 +9,11 @@
 // that word until it is no longer pending. The value is the flag: no fence, one round trip. Rows are
 // packed by position (diagonal and up to 16 off-diagonals, their dependencies as positions, in
 // column-major slots) so a thread's loads are coalesced and need no row pointer; a row's entries past
-// the slots go to an overflow CSR by position, read kChunk at a time. Persistent warps
-// claim 32 positions at a time from a counter, in level order (deadlock freedom as in
-// sptrsv_device_rows.cuh). Two position buffers alternate between solves: each solve refills the
+// the slots go to an overflow CSR by position, read kChunk at a time. A row of more than warp_row
+// off-diagonals (hub rows, dense rows) is a warp row: its entries all overflow and a whole warp reads
+// them, 32 lanes abreast, instead of one thread walking them. Persistent warps claim chunks from a
+// counter in level order: 32 positions, or a run of thread rows up to a warp row, or one warp row
+// (deadlock freedom as in sptrsv_device_rows.cuh). Two position buffers alternate between solves: each solve refills the
 // other with the pending pattern as it goes, so a solve is one launch, graph-capturable.
 // Pure kernels, no StarPU; the options parse in CPU builds too.
 #pragma once
@@ -29,12 +31,18 @@ struct WavefrontOptions {
   // to hold kLevelsInFlight of the fullest level, at least one block. More warps than that only add
   // polls of words not yet written; fewer leave too few rows in flight (docs/benchmarks.md, issue 16).
   static constexpr int kLevelsInFlight = 4;
+  // Rows of more off-diagonals than this go to a warp (0: none, every row to a thread).
+  // The slots' width: rows that fit them stay thread rows (measured best on the real triangles and
+  // meshes, docs/benchmarks.md, issue 16).
+  static constexpr int kDefaultWarpRow = kMaxWidth;
+  static constexpr int kMaxWarpRow = 1 << 30;
   int blocks_per_sm = 0;
   int sleep_ns = 0;       // pause between two polls of a pending x (0: none)
+  int warp_row = kDefaultWarpRow;
 };
 
-// "wavefront" or "wavefront:key=val,..." with keys blocks (blocks_per_sm, 0..8) and sleep (sleep_ns,
-// 0..1000). InvalidArgument naming the key otherwise. to_string gives the canonical form back.
+// "wavefront" or "wavefront:key=val,..." with keys blocks (blocks_per_sm, 0..8), sleep (sleep_ns,
+// 0..1000) and warp (warp_row, 0..2^30). InvalidArgument naming the key otherwise. to_string gives the canonical form back.
 bool is_wavefront_scheme(const std::string& scheme);
 WavefrontOptions parse_wavefront_scheme(const std::string& scheme);
 std::string to_string(const WavefrontOptions& options);
@@ -43,6 +51,10 @@ std::string to_string(const WavefrontOptions& options);
 // and `sms` SMs (host code: tested without a GPU).
 int wavefront_blocks_per_sm(const WavefrontOptions& options, index_t fullest_level, int fit, int sms);
 
+// The most off-diagonals a thread row holds, for rows of at most `longest` (warp rows hold none in
+// their slots), capped at WavefrontOptions::kMaxWidth: what wavefront_width is given.
+index_t wavefront_slotted_longest(index_t longest, const WavefrontOptions& options);
+
 // Slots a position holds (2, 3, 4, 6, 8, 12 or 16) for rows of at most `longest` off-diagonals; InvalidArgument
 // above WavefrontOptions::kMaxWidth (the solver gives it min(longest, kMaxWidth)).
 int wavefront_width(index_t longest);
@@ -50,8 +62,8 @@ int wavefront_width(index_t longest);
 // The rows packed on the device from `device` (its level schedule required), then one launch a solve.
 class WavefrontSolver {
  public:
-  // longest: the most off-diagonals of a row of `device` (InvalidArgument if a row has more). Packs on
-  // `stream` and waits for it.
+  // longest: the most off-diagonals of a row of `device` (InvalidArgument if a row has more; any
+  // length is solved). Packs on `stream` and waits for it.
   WavefrontSolver(cudaStream_t stream, const TriangularDeviceView& device, index_t longest,
                   const WavefrontOptions& options);
   ~WavefrontSolver();
@@ -64,11 +76,13 @@ class WavefrontSolver {
 
   int width() const { return width_; }
   int blocks() const { return blocks_; }  // of the launch (SMs x blocks an SM, fewer for small n)
+  bool warp_rows() const { return warp_rows_; }  // some row is a warp row (the chunk table is used)
 
  private:
   struct DeviceArrays;
   index_t n_ = 0;
   int width_ = 2, blocks_ = 0;
+  bool warp_rows_ = false;
   WavefrontOptions options_;
   std::unique_ptr<DeviceArrays> arrays_;
 };

@@ -39,8 +39,10 @@ WavefrontOptions parse_wavefront_scheme(const std::string& scheme) {
       o.blocks_per_sm = whole_number(item, 0, WavefrontOptions::kMaxBlocksPerSm);
     } else if (item.key == "sleep") {
       o.sleep_ns = whole_number(item, 0, 1000);
+    } else if (item.key == "warp") {
+      o.warp_row = whole_number(item, 0, WavefrontOptions::kMaxWarpRow);
     } else {
-      throw InvalidArgument(std::string(kName) + ": unknown key '" + item.key + "' (known: blocks, sleep)");
+      throw InvalidArgument(std::string(kName) + ": unknown key '" + item.key + "' (known: blocks, sleep, warp)");
     }
   }
   return o;
@@ -57,6 +59,7 @@ std::string to_string(const WavefrontOptions& o) {
   };
   add("blocks", o.blocks_per_sm, d.blocks_per_sm);
   add("sleep", o.sleep_ns, d.sleep_ns);
+  add("warp", o.warp_row, d.warp_row);
   return out;
 }
 
@@ -69,6 +72,11 @@ int wavefront_blocks_per_sm(const WavefrontOptions& options, index_t fullest_lev
     wanted = static_cast<int>(std::min<std::int64_t>((rows + per_block - 1) / per_block, WavefrontOptions::kMaxBlocksPerSm));
   }
   return std::max(1, std::min(wanted, fit));
+}
+
+index_t wavefront_slotted_longest(index_t longest, const WavefrontOptions& options) {
+  const index_t threads = options.warp_row > 0 ? std::min<index_t>(longest, options.warp_row) : longest;
+  return std::min<index_t>(threads, WavefrontOptions::kMaxWidth);
 }
 
 int wavefront_width(index_t longest) {

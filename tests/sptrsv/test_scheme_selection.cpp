@@ -283,5 +283,20 @@ TEST(SchemeSelectionPreparation, WavefrontBlocksFollowTheLevelProfile) {
   EXPECT_EQ(kernels::wavefront_blocks_per_sm(three, 10, 2, 132), 2);
 }
 
+// A thread row's slots: up to warp_row off-diagonals (longer rows go to a warp), at most kMaxWidth; every
+// row when no row is a warp row.
+TEST(SchemeSelectionPreparation, WavefrontSlotsHoldTheThreadRows) {
+  kernels::WavefrontOptions o;
+  o.warp_row = 4;
+  EXPECT_EQ(kernels::wavefront_slotted_longest(3, o), 3);
+  EXPECT_EQ(kernels::wavefront_slotted_longest(500, o), 4);
+  o.warp_row = 32;
+  EXPECT_EQ(kernels::wavefront_slotted_longest(20, o), 16);
+  o.warp_row = 0;
+  EXPECT_EQ(kernels::wavefront_slotted_longest(12, o), 12);
+  EXPECT_EQ(kernels::wavefront_slotted_longest(5000, o), 16);
+  EXPECT_EQ(kernels::wavefront_width(kernels::wavefront_slotted_longest(5, kernels::WavefrontOptions{})), 6);
+}
+
 }  // namespace
 }  // namespace hetsparse::test

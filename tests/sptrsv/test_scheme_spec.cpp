@@ -21,10 +21,12 @@ TEST(SchemeSpec, EachFamilyParsesItsPayload) {
   ASSERT_EQ(cl.kind, SchemeKind::ClusterLevels);
   EXPECT_EQ(cl.cluster.max_blocks, 8);
   EXPECT_EQ(cl.cluster.block_threads, 512);
-  const SchemeSpec wf = sptrsv::parse_scheme("wavefront:blocks=4,sleep=20");
+  const SchemeSpec wf = sptrsv::parse_scheme("wavefront:blocks=4,sleep=20,warp=48");
   ASSERT_EQ(wf.kind, SchemeKind::Wavefront);
   EXPECT_EQ(wf.wavefront.blocks_per_sm, 4);
   EXPECT_EQ(wf.wavefront.sleep_ns, 20);
+  EXPECT_EQ(wf.wavefront.warp_row, 48);
+  EXPECT_EQ(sptrsv::parse_scheme("wavefront:warp=0").wavefront.warp_row, 0);
   EXPECT_EQ(sptrsv::parse_scheme("pow2:wavefront").base->kind, SchemeKind::Wavefront);
   const SchemeSpec ag = sptrsv::parse_scheme("ag:ng=4");
   ASSERT_EQ(ag.kind, SchemeKind::Ag);
@@ -45,7 +47,8 @@ TEST(SchemeSpec, EachFamilyParsesItsPayload) {
 
 TEST(SchemeSpec, CanonicalNamesRoundTrip) {
   std::vector<std::string> names = {"cusparse", "clusterlevels", "clusterlevels:blocks=2,run=3", "wavefront",
-                                    "wavefront:blocks=2", "wavefront:sleep=40", "wavefront:blocks=1,sleep=8",
+                                    "wavefront:blocks=2", "wavefront:sleep=40", "wavefront:blocks=1,sleep=8", "wavefront:warp=0",
+                                    "wavefront:sleep=4,warp=100",
                                     sptrsv::ag::to_string(sptrsv::ag::parse_ag_scheme("ag:sw=8,al=2.5")),
                                     "pow4:cusparse", "pow16:clusterlevels:threads=1024"};
   for (const std::string& v : sptrsv::plain_variant_names()) names.push_back("pow2:" + v);
@@ -58,7 +61,7 @@ TEST(SchemeSpec, CanonicalNamesRoundTrip) {
 TEST(SchemeSpec, RefusalsNameTheScheme) {
   for (const std::string bad : {"no_such_variant", "ag:ng=3", "ag:bogus=1", "cusparse2", "pow3:cusparse", "pow4:nope",
                                 "pow2:pow2:cusparse", "clusterlevels:blocks=17", "clusterlevels:colour=1", "pow", "pow4",
-                                "wavefront:blocks=9", "wavefront:sleep=-1", "wavefront:sleep=x", "wavefront:rows=2",
+                                "wavefront:blocks=9", "wavefront:sleep=-1", "wavefront:sleep=x", "wavefront:rows=2", "wavefront:warp=-1",
                                 "wavefront:", "wavefronts"}) {
     try {
       sptrsv::parse_scheme(bad);

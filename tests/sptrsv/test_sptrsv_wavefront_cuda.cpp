@@ -28,9 +28,10 @@ namespace {
 
 using SptrsvWavefrontCuda = CudaStreamTest;
 
-// Defaults (blocks by the level profile), one block an SM, and as many as fit with a pause between
-// polls.
-const std::vector<std::string> kSchemes = {"wavefront", "wavefront:blocks=1", "wavefront:blocks=8,sleep=64"};
+// Defaults (blocks by the level profile), one block an SM, as many as fit with a pause between polls,
+// every row of more than 4 off-diagonals to a warp, and none (every row to a thread).
+const std::vector<std::string> kSchemes = {"wavefront", "wavefront:blocks=1", "wavefront:blocks=8,sleep=64",
+                                           "wavefront:warp=4", "wavefront:warp=0"};
 
 struct Case {
   std::string name;
@@ -43,18 +44,21 @@ std::vector<Case> cases() {
   out.push_back({"laplacian_3d_40", anchor_laplacian_lower(3, 40, 7)});  // 64,000 rows, 118 levels
   out.push_back({"profile_12", level_profile_lower("c40+b3000x30+c20", 12, 9)});  // rows of up to 12 off-diagonals
   out.push_back({"profile_40", level_profile_lower("c30+b4000x20+c30", 40, 5)});  // up to 40: slots + overflow
+  out.push_back({"rmat_12_8", anchor_rmat_lower(12, 8, 3)});  // hub rows of hundreds of entries: warp rows
   return out;
 }
 
 TEST_F(SptrsvWavefrontCuda, EveryTriangleMatchesTheReference) {
-  int solved = 0, overflowing = 0;
+  int solved = 0, overflowing = 0, warp_rows = 0;
   for (const Case& m : cases()) {
     for (const SolveCase& c : solve_cases()) {
       for (const std::string& scheme : kSchemes) {
         SCOPED_TRACE(m.name + " " + c.label() + " " + scheme);
         DeviceSolveProblem p(stream_, m.lower, c, 5, 31);
         // Rows past the slots go through the overflow CSR (the dense and long-row triangles).
-        if (kernels::cluster_levels_longest(p.pattern.host_view()) > kernels::WavefrontOptions::kMaxWidth) ++overflowing;
+        const index_t longest = kernels::cluster_levels_longest(p.pattern.host_view());
+        if (longest > kernels::WavefrontOptions::kMaxWidth) ++overflowing;
+        if (longest > kernels::parse_wavefront_scheme(scheme).warp_row && scheme != "wavefront:warp=0") ++warp_rows;
         const sptrsv::PreparedScheme prepared(stream_, p.pattern.host_view(), p.matrix.view(), scheme);
         for (int round = 0; round < 3; ++round) {  // both buffers, then the first again
           p.dx.poison(stream_);
@@ -69,6 +73,7 @@ TEST_F(SptrsvWavefrontCuda, EveryTriangleMatchesTheReference) {
   }
   EXPECT_GT(solved, 50);
   EXPECT_GT(overflowing, 0);
+  EXPECT_GT(warp_rows, 10);
 }
 
 struct Laplacian3d {
@@ -161,25 +166,53 @@ TEST_F(SptrsvWavefrontCuda, RowsLongerThanTheGivenLongestAreRefused) {
   EXPECT_EQ(kernels::WavefrontSolver(stream_, m.matrix.view(), 40, kernels::WavefrontOptions{}).width(), 16);
 }
 
-// Rows of up to 60 off-diagonals, most past the slots, over many solves with the whole GPU polling:
-// the overflow chunks wait on their words as the slots do.
-TEST_F(SptrsvWavefrontCuda, LongRowsThroughTheOverflowManyTimes) {
-  const Csr lower = level_profile_lower("c20+b20000x40+c20", 60, 3);
+// The slots of a pack hold thread rows only: warp rows do not widen them.
+TEST_F(SptrsvWavefrontCuda, WarpRowsLeaveTheSlotsToTheThreadRows) {
+  const Csr lower = level_profile_lower("c10+b3000x10+c10", 60, 8);
   const sptrsv::TriangularPattern pattern(lower, Triangle::Lower, false);
   const kernels::DeviceTriangular matrix(stream_, pattern.host_view());
+  const index_t longest = kernels::cluster_levels_longest(pattern.host_view());
+  ASSERT_GT(longest, 16);
+  kernels::WavefrontOptions o;
+  o.warp_row = 4;
+  const kernels::WavefrontSolver by_warps(stream_, matrix.view(), longest, o);
+  EXPECT_TRUE(by_warps.warp_rows());
+  EXPECT_EQ(by_warps.width(), 4);
+  o.warp_row = 0;
+  const kernels::WavefrontSolver by_threads(stream_, matrix.view(), longest, o);
+  EXPECT_FALSE(by_threads.warp_rows());
+  EXPECT_EQ(by_threads.width(), 16);
+}
+
+// Rows of up to 60 off-diagonals over many solves with the whole GPU polling: past the slots as thread
+// rows (the overflow chunks wait on their words as the slots do), or as warp rows. `blocks` trims the
+// profile for the sanitizers.
+void solve_long_rows_many_times(cudaStream_t stream, int rows, int rounds, int warp_row) {
+  const Csr lower = level_profile_lower("c20+b" + std::to_string(rows) + "x40+c20", 60, 3);
+  const sptrsv::TriangularPattern pattern(lower, Triangle::Lower, false);
+  const kernels::DeviceTriangular matrix(stream, pattern.host_view());
   const std::vector<double> b = random_values(static_cast<std::size_t>(lower.rows), 4);
   std::vector<double> expected(b.size());
   ref::sptrsv(lower, Triangle::Lower, false, b.data(), expected.data());
-  const kernels::WavefrontSolver solver(stream_, matrix.view(), kernels::cluster_levels_longest(pattern.host_view()),
-                                        kernels::WavefrontOptions{});
+  kernels::WavefrontOptions options;
+  options.warp_row = warp_row;
+  const kernels::WavefrontSolver solver(stream, matrix.view(), kernels::cluster_levels_longest(pattern.host_view()),
+                                        options);
   EXPECT_EQ(solver.width(), 16);
-  DeviceArray<double> db(stream_, b), dx(b.size());
-  for (int round = 0; round < 10; ++round) {
-    dx.poison(stream_);
-    solver.solve(stream_, db.get(), dx.get());
-    ASSERT_TRUE(close_to(dx.download(stream_).data(), expected)) << "round " << round;
+  EXPECT_EQ(solver.warp_rows(), warp_row > 0);
+  DeviceArray<double> db(stream, b), dx(b.size());
+  for (int round = 0; round < rounds; ++round) {
+    dx.poison(stream);
+    solver.solve(stream, db.get(), dx.get());
+    ASSERT_TRUE(close_to(dx.download(stream).data(), expected)) << "round " << round;
   }
 }
+
+TEST_F(SptrsvWavefrontCuda, LongRowsThroughTheOverflowManyTimes) { solve_long_rows_many_times(stream_, 20000, 10, 0); }
+TEST_F(SptrsvWavefrontCuda, LongRowsAsWarpRowsManyTimes) { solve_long_rows_many_times(stream_, 20000, 10, 32); }
+// Small enough for memcheck and racecheck (a spinning kernel runs orders of magnitude slower there).
+TEST_F(SptrsvWavefrontCuda, SmallLongRowsThroughTheOverflow) { solve_long_rows_many_times(stream_, 1000, 2, 0); }
+TEST_F(SptrsvWavefrontCuda, SmallLongRowsAsWarpRows) { solve_long_rows_many_times(stream_, 1000, 2, 32); }
 
 }  // namespace
 }  // namespace hetsparse::test
