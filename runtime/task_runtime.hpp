@@ -54,6 +54,9 @@ struct TaskSpec {
   std::vector<unsigned char> args;  // a trivially copyable argument struct, byte-copied
   double flops = 0.0;               // for GFLOP/s statistics
   WorkerPin workers{};              // none by default (last: aggregate initialisers stay valid)
+  // Latency-bound (a resident solve, a product in a chain): when one worker alone may run the task it
+  // goes straight to that worker's queue, past the scheduler's push and pop. Nothing to balance then.
+  bool direct = false;
 
   template <class Args>
   void set_args(const Args& a) {
@@ -112,6 +115,7 @@ struct TaskOptions {
   Where where = Where::Any;
   double flops = -1.0;  // < 0: the kernel's own count
   WorkerPin workers{};  // none by default (last: aggregate initialisers stay valid)
+  bool direct = false;  // TaskSpec::direct
 };
 
 // InvalidArgument naming the task when its workers contradict its Where or its kernel's devices.
@@ -125,6 +129,7 @@ inline TaskSpec make_task(const Kernel& k, const TaskOptions& o, double default_
   t.priority = o.priority;
   t.where = o.where;
   t.workers = o.workers;
+  t.direct = o.direct;
   t.flops = o.flops >= 0 ? o.flops : default_flops;
   return t;
 }

@@ -116,6 +116,7 @@ void TriangularSolver::submit_solve(rt::HandleId hb, rt::HandleId hx, int nrhs, 
   opt.name = transpose ? "sptrsv_transpose" : "sptrsv";
   // nrhs > 1 or transposed (or no CUDA in the build): a CPU worker, whatever the device option.
   opt.where = gpu_capable ? device_where_ : rt::Where::Cpu;
+  opt.direct = gpu_capable;  // a solve is latency-bound: past the scheduler when one worker may run it
   codelets::insert_sptrsv(rt_, opt, th, hb, hx, params, sh.nnz);
 }
 

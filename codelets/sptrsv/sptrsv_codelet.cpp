@@ -36,7 +36,15 @@ void insert_sptrsv(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const Sptrsv
     }
   }
   rt::TaskSpec t = rt::make_task(sptrsv_kernel(), opt, 2.0 * static_cast<double>(nnz) * params.nrhs);
-  t.set_args(SptrsvArgs{params, T.has_device_data, T.has_device_data && T.has_level_copy});
+  // A prepared scheme holds the matrix on the device itself: on CUDA workers only, the task needs b
+  // and x alone (each more handle is StarPU bookkeeping on every solve).
+  const bool b_and_x_only = params.plans != nullptr && opt.where == rt::Where::Cuda;
+  t.set_args(SptrsvArgs{params, T.has_device_data, T.has_device_data && T.has_level_copy, b_and_x_only});
+  if (b_and_x_only) {
+    t.data = {{b, rt::Access::Read}, {x, rt::Access::Write}};
+    rt.submit(std::move(t));
+    return;
+  }
   t.data = {{T.rowptr, rt::Access::Read}, {T.colind, rt::Access::Read}, {T.values, rt::Access::Read},
             {b, rt::Access::Read}, {x, rt::Access::Write}};
   if (T.has_device_data) {

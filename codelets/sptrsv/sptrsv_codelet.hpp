@@ -60,6 +60,7 @@ struct SptrsvArgs {
   SptrsvParams p;
   bool has_device_data;
   bool has_level_copy;
+  bool b_and_x_only;  // a prepared scheme on CUDA workers only: the task's data are b and x alone
 };
 
 const rt::Kernel& sptrsv_kernel();

@@ -47,7 +47,8 @@ inline void sptrsv_cuda_task(void* buffers[], void* cl_arg) {
   if (a.p.plans != nullptr) {
     const kernels::SolveWorkspace ws =
         kernels::make_solve_workspace(rt::cuda::local_workspace(kernels::solve_workspace_bytes(a.p.n)), a.p.n);
-    a.p.plans->solve(starpu_worker_get_id_check(), s, rt::columns(buffers[3]).ptr, rt::columns(buffers[4]).ptr, ws);
+    const int b = a.b_and_x_only ? 0 : 3;  // insert_sptrsv's order: [T's three arrays,] b, x, ...
+    a.p.plans->solve(starpu_worker_get_id_check(), s, rt::columns(buffers[b]).ptr, rt::columns(buffers[b + 1]).ptr, ws);
     return;
   }
   if (!a.has_device_data) throw InvalidArgument("sptrsv codelet: CUDA task without the level schedule data");

@@ -12,6 +12,7 @@
 #include "codelets/support/cuda_libraries.hpp"
 #include "runtime/starpu/runtime_impl.hpp"
 #include "runtime/starpu/starpu_check.hpp"
+#include "runtime/starpu/task_completion.hpp"
 #include "codelets/support/task_errors.hpp"
 #include "kernels/common/blas_threads.hpp"
 
@@ -93,6 +94,7 @@ int Runtime::cuda_devices() const {
 }
 
 void Runtime::wait_all() {
+  spin_until_done(impl_->in_flight);  // then StarPU's wait returns at once, without a wake-up
   check_starpu(starpu_task_wait_for_all(), "starpu_task_wait_for_all");
   rethrow_task_error();
 }

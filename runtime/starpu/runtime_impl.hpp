@@ -2,6 +2,7 @@
 #pragma once
 #include <starpu.h>
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -23,6 +24,7 @@ struct Runtime::Impl {
   std::unordered_set<std::string> names;  // task names must outlive their tasks: interned here
   std::map<const char*, std::size_t> pinned_ranges;  // pin_host_range(): start -> bytes
   std::mutex mutex;
+  std::atomic<long> in_flight{0};  // tasks submitted and not yet ended (task_completion.hpp)
   bool heteroprio = false;  // priorities become heteroprio buckets (set once at start-up)
   // starpu_task::workerids bitmaps of the WorkerPins seen so far (tasks point into them until they end).
   std::map<std::pair<int, int>, std::vector<std::uint32_t>> worker_sets;

@@ -11,6 +11,8 @@
 #include "hetsparse/error.hpp"
 #include "runtime/starpu/runtime.hpp"
 #include "runtime/starpu/runtime_impl.hpp"
+#include "runtime/starpu/task_completion.hpp"
+#include "runtime/starpu/workers.hpp"
 #include "runtime/starpu/starpu_check.hpp"
 
 namespace hetsparse::rt {
@@ -288,9 +290,19 @@ void Runtime::submit(TaskSpec spec) {
     t->priority = heteroprio_bucket(t->priority, spec.workers.cuda_device >= 0 ? Where::Cuda : spec.where);
   t->where = to_starpu(spec.where);
   if (spec.workers.cuda_device >= 0) t->where = STARPU_CUDA;
+  if (spec.direct) {
+    if (const int only = sole_worker(workers_, spec); only >= 0) {
+      t->execute_on_a_specific_worker = 1;
+      t->workerid = static_cast<unsigned>(only);
+    }
+  }
   t->flops = spec.flops;
+  t->callback_func = count_task_done;
+  t->callback_arg = &impl_->in_flight;
+  impl_->in_flight.fetch_add(1, std::memory_order_relaxed);
   int rc = starpu_task_submit(t);
   if (rc < 0) {
+    impl_->in_flight.fetch_sub(1, std::memory_order_relaxed);
     t->destroy = 0;
     starpu_task_destroy(t);
     check_starpu(rc, std::string("submitting task '") + (spec.name.empty() ? spec.kernel->name : spec.name) +

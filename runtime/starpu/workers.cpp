@@ -49,6 +49,20 @@ const char* to_string(WorkerInfo::Kind k) {
   return "?";
 }
 
+int sole_worker(const std::vector<WorkerInfo>& workers, const TaskSpec& t) {
+  if (t.workers.numa_node >= 0 || t.kernel == nullptr) return -1;
+  int found = -1, count = 0;
+  for (const WorkerInfo& w : workers) {
+    const bool cuda = w.kind == WorkerInfo::Kind::Cuda, cpu = w.kind == WorkerInfo::Kind::Cpu;
+    const bool kind_ok = (cuda && t.where != Where::Cpu && t.kernel->devices.has(Device::Cuda)) ||
+                         (cpu && t.where != Where::Cuda && t.workers.cuda_device < 0 && t.kernel->devices.has(Device::Cpu));
+    if (!kind_ok || (t.workers.cuda_device >= 0 && w.device_id != t.workers.cuda_device)) continue;
+    found = w.id;
+    ++count;
+  }
+  return count == 1 ? found : -1;
+}
+
 std::vector<WorkerInfo> list_workers() {
   HwlocTopology topo;
   std::vector<WorkerInfo> out;

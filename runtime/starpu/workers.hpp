@@ -3,6 +3,8 @@
 #include <string>
 #include <vector>
 
+#include "runtime/task_runtime.hpp"
+
 namespace hetsparse::rt {
 
 struct WorkerInfo {
@@ -18,6 +20,10 @@ struct WorkerInfo {
 
 // Needs an initialised StarPU (a live Runtime).
 std::vector<WorkerInfo> list_workers();
+
+// The id of the one worker of `workers` that may run `t` (its Where, its CUDA device pin, its kernel's
+// devices), or -1 when none or several may (or it is pinned to a NUMA node's CPU workers).
+int sole_worker(const std::vector<WorkerInfo>& workers, const TaskSpec& t);
 
 struct Topology {
   int packages = 0, numa_nodes = 0, cores = 0, pus = 0;

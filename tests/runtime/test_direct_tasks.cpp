@@ -1,0 +1,75 @@
+// Tasks that go straight to their one worker (TaskSpec::direct): which worker sole_worker finds, and
+// that such tasks, chained on one handle, run in order and are waited for as any other.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "codelets/vector/vector_codelet.hpp"
+#include "runtime/starpu/runtime.hpp"
+#include "runtime/starpu/workers.hpp"
+#include "tests/support/codelet_checks.hpp"
+
+namespace hetsparse::test {
+namespace {
+
+rt::WorkerInfo worker(int id, rt::WorkerInfo::Kind kind, int device = -1) {
+  rt::WorkerInfo w;
+  w.id = id;
+  w.kind = kind;
+  w.device_id = device;
+  return w;
+}
+
+rt::TaskSpec task(const rt::Kernel& k, rt::Where where, int cuda_device = -1) {
+  rt::TaskSpec t;
+  t.kernel = &k;
+  t.where = where;
+  t.workers.cuda_device = cuda_device;
+  return t;
+}
+
+TEST(DirectTasks, SoleWorkerIsTheOnlyOneThatMayRunTheTask) {
+  using Kind = rt::WorkerInfo::Kind;
+  const rt::Kernel both{"both", rt::DeviceMask(rt::Device::Cpu) | rt::Device::Cuda};
+  const rt::Kernel cpu_only{"cpu_only", rt::Device::Cpu};
+  const std::vector<rt::WorkerInfo> one_gpu = {worker(0, Kind::Cpu), worker(1, Kind::Cpu), worker(2, Kind::Cuda, 0)};
+  EXPECT_EQ(rt::sole_worker(one_gpu, task(both, rt::Where::Cuda)), 2);
+  EXPECT_EQ(rt::sole_worker(one_gpu, task(both, rt::Where::Any, 0)), 2);  // pinned to device 0
+  EXPECT_EQ(rt::sole_worker(one_gpu, task(both, rt::Where::Any)), -1);
+  EXPECT_EQ(rt::sole_worker(one_gpu, task(both, rt::Where::Cpu)), -1);
+  EXPECT_EQ(rt::sole_worker(one_gpu, task(cpu_only, rt::Where::Cuda)), -1);
+  EXPECT_EQ(rt::sole_worker(one_gpu, task(both, rt::Where::Cuda, 1)), -1);  // no worker drives device 1
+  const std::vector<rt::WorkerInfo> two_gpus = {worker(0, Kind::Cpu), worker(1, Kind::Cuda, 0), worker(2, Kind::Cuda, 1)};
+  EXPECT_EQ(rt::sole_worker(two_gpus, task(both, rt::Where::Cuda)), -1);
+  EXPECT_EQ(rt::sole_worker(two_gpus, task(both, rt::Where::Cuda, 1)), 2);
+  EXPECT_EQ(rt::sole_worker(two_gpus, task(cpu_only, rt::Where::Any)), 0);
+  const std::vector<rt::WorkerInfo> two_per_gpu = {worker(0, Kind::Cuda, 0), worker(1, Kind::Cuda, 0)};
+  EXPECT_EQ(rt::sole_worker(two_per_gpu, task(both, rt::Where::Cuda, 0)), -1);
+  rt::TaskSpec numa = task(both, rt::Where::Cpu);
+  numa.workers.numa_node = 0;
+  EXPECT_EQ(rt::sole_worker(one_gpu, numa), -1);
+}
+
+// One CPU worker: every direct task goes to it. A chain of updates of y, each reading the last, gives
+// the serial result, and wait_all returns only after the last.
+TEST(DirectTasks, AChainOnTheSoleWorkerRunsInOrder) {
+  rt::Runtime r(test_runtime_options("dmdas", 1, 0));
+  std::vector<double> x(1000), y(1000, 0.5);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = 0.001 * double(i) - 0.3;
+  std::vector<double> expected = y;
+  rt::DataHandle hx = rt::make_vector_handle(r, x), hy = rt::make_vector_handle(r, y);
+  rt::TaskOptions o;
+  o.where = rt::Where::Cpu;
+  o.direct = true;
+  for (int k = 1; k <= 50; ++k) {
+    codelets::insert_axpy(r, o, 1000, 0.01 * k, hx.id(), hy.id());
+    for (std::size_t i = 0; i < x.size(); ++i) expected[i] += 0.01 * k * x[i];
+  }
+  r.wait_all();
+  EXPECT_EQ(r.pending_tasks(), 0u);
+  hy.reset();
+  for (std::size_t i = 0; i < y.size(); ++i) ASSERT_NEAR(y[i], expected[i], 1e-12) << i;
+}
+
+}  // namespace
+}  // namespace hetsparse::test
