@@ -53,7 +53,7 @@ struct TaskSpec {
   std::vector<DataAccess> data;
   std::vector<unsigned char> args;  // a trivially copyable argument struct, byte-copied
   double flops = 0.0;               // for GFLOP/s statistics
-  WorkerPin workers{};              // none by default (last: aggregate initialisers stay valid)
+  WorkerPin workers{};              // none by default (after the rest: aggregate initialisers stay valid)
   // Latency-bound (a resident solve, a product in a chain): when one worker alone may run the task it
   // goes straight to that worker's queue, past the scheduler's push and pop. Nothing to balance then.
   bool direct = false;
@@ -114,7 +114,7 @@ struct TaskOptions {
   int priority = 0;
   Where where = Where::Any;
   double flops = -1.0;  // < 0: the kernel's own count
-  WorkerPin workers{};  // none by default (last: aggregate initialisers stay valid)
+  WorkerPin workers{};  // none by default (after the rest: aggregate initialisers stay valid)
   bool direct = false;  // TaskSpec::direct
 };
 

@@ -180,9 +180,10 @@ std::string adjust_for_preparation(const std::string& predicted, const std::stri
   }
   // Measured on the H100 and the H200 (docs/benchmarks.md, issue 16): wavefront (hub and long rows as
   // warp rows) was the fastest own scheme on every mesh in sweep order (2D, 3D, 27-point, elasticity),
-  // R-MAT and all but one real triangle, deep or shallow, and it prepares in a few solves. Only a powered form on 5-point rows (2D meshes) solved faster, after
-  // seconds of preparation: such a pick stands when it pays back. Where wavefront is not offered,
-  // 2D-like profiles (fullest level within two blocks, rows of <= 5 entries) go to clusterlevels.
+  // R-MAT and all but one real triangle, deep or shallow, and it prepares in a few solves. Only a
+  // powered form on 5-point rows (2D meshes) solved faster, after seconds of preparation: such a pick
+  // stands when it pays back. Where the caller's candidates leave wavefront out, 2D-like profiles
+  // (fullest level within two blocks, rows of <= 5 entries) go to clusterlevels.
   const double fullest_rows = f.rnnz > 0 ? double(f.lnnz_max) / f.rnnz : 0.0;
   const bool deep = f.layer_num >= 64;
   const auto offered = [&](const char* s) { return std::find(candidates.begin(), candidates.end(), s) != candidates.end(); };

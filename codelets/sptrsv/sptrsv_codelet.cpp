@@ -37,11 +37,13 @@ void insert_sptrsv(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const Sptrsv
   }
   rt::TaskSpec t = rt::make_task(sptrsv_kernel(), opt, 2.0 * static_cast<double>(nnz) * params.nrhs);
   // A prepared scheme holds the matrix on the device itself: on CUDA workers only, the task needs b
-  // and x alone (each more handle is StarPU bookkeeping on every solve).
-  const bool b_and_x_only = params.plans != nullptr && opt.where == rt::Where::Cuda;
-  t.set_args(SptrsvArgs{params, T.has_device_data, T.has_device_data && T.has_level_copy, b_and_x_only});
-  if (b_and_x_only) {
-    t.data = {{b, rt::Access::Read}, {x, rt::Access::Write}};
+  // and x (each more handle is StarPU bookkeeping on every solve), and T's values, which it holds but
+  // never reads: the solver unregisters them before it lets the scheme go (update_values, a new
+  // analysis, its end), and unregistering waits for the tasks that hold them.
+  const bool prepared_only = params.plans != nullptr && opt.where == rt::Where::Cuda;
+  t.set_args(SptrsvArgs{params, T.has_device_data, T.has_device_data && T.has_level_copy, prepared_only});
+  if (prepared_only) {
+    t.data = {{b, rt::Access::Read}, {x, rt::Access::Write}, {T.values, rt::Access::Read}};
     rt.submit(std::move(t));
     return;
   }

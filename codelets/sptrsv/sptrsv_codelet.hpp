@@ -56,11 +56,12 @@ struct SptrsvParams {
 
 // Buffer order: 0 rowptr, 1 colind, 2 values, 3 b, 4 x; with device data 5 level_rows, 6 segments,
 // 7 level_segments; with the level-ordered copy 8 level_rowptr, 9 level_colind, 10 level_values.
+// A prepared scheme on CUDA workers only (prepared_only): 0 b, 1 x, 2 values.
 struct SptrsvArgs {
   SptrsvParams p;
   bool has_device_data;
   bool has_level_copy;
-  bool b_and_x_only;  // a prepared scheme on CUDA workers only: the task's data are b and x alone
+  bool prepared_only;  // a prepared scheme on CUDA workers only: the task's data are b, x and values
 };
 
 const rt::Kernel& sptrsv_kernel();

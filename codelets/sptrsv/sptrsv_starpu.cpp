@@ -47,7 +47,7 @@ inline void sptrsv_cuda_task(void* buffers[], void* cl_arg) {
   if (a.p.plans != nullptr) {
     const kernels::SolveWorkspace ws =
         kernels::make_solve_workspace(rt::cuda::local_workspace(kernels::solve_workspace_bytes(a.p.n)), a.p.n);
-    const int b = a.b_and_x_only ? 0 : 3;  // insert_sptrsv's order: [T's three arrays,] b, x, ...
+    const int b = a.prepared_only ? 0 : 3;  // the buffer order of sptrsv_codelet.hpp
     a.p.plans->solve(starpu_worker_get_id_check(), s, rt::columns(buffers[b]).ptr, rt::columns(buffers[b + 1]).ptr, ws);
     return;
   }

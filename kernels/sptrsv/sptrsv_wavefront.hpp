@@ -56,7 +56,7 @@ int wavefront_blocks_per_sm(const WavefrontOptions& options, index_t fullest_lev
 index_t wavefront_slotted_longest(index_t longest, const WavefrontOptions& options);
 
 // Slots a position holds (2, 3, 4, 6, 8, 12 or 16) for rows of at most `longest` off-diagonals; InvalidArgument
-// above WavefrontOptions::kMaxWidth (the solver gives it min(longest, kMaxWidth)).
+// above WavefrontOptions::kMaxWidth (the solver gives it wavefront_slotted_longest).
 int wavefront_width(index_t longest);
 
 // The rows packed on the device from `device` (its level schedule required), then one launch a solve.

@@ -28,7 +28,7 @@ std::unique_ptr<PreparedFamily> prepare_cluster_levels(cudaStream_t stream, cons
                                                        const kernels::TriangularDeviceView& device,
                                                        const kernels::ClusterLevelsOptions& options,
                                                        index_t longest_row = -1);
-// longest_row: the most off-diagonals of a row (kernels::WavefrontSolver refuses more than its pack holds).
+// longest_row: the most off-diagonals of a row (kernels::WavefrontSolver refuses a longer row; any length).
 std::unique_ptr<PreparedFamily> prepare_wavefront(cudaStream_t stream, const kernels::TriangularDeviceView& device,
                                                   index_t longest_row, const kernels::WavefrontOptions& options);
 std::unique_ptr<PreparedFamily> prepare_ag_family(cudaStream_t stream, const kernels::TriangularView& host,

@@ -185,8 +185,8 @@ TEST_F(SptrsvWavefrontCuda, WarpRowsLeaveTheSlotsToTheThreadRows) {
 }
 
 // Rows of up to 60 off-diagonals over many solves with the whole GPU polling: past the slots as thread
-// rows (the overflow chunks wait on their words as the slots do), or as warp rows. `blocks` trims the
-// profile for the sanitizers.
+// rows (the overflow chunks wait on their words as the slots do), or as warp rows. `rows` (of the wide
+// block) trims the profile for the sanitizers.
 void solve_long_rows_many_times(cudaStream_t stream, int rows, int rounds, int warp_row) {
   const Csr lower = level_profile_lower("c20+b" + std::to_string(rows) + "x40+c20", 60, 3);
   const sptrsv::TriangularPattern pattern(lower, Triangle::Lower, false);

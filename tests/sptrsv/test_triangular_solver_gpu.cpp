@@ -240,5 +240,31 @@ TEST(TriangularSolverGpu, AutoFallsBackWhenThePoweredFormIsRefused) {
   expect_matches_reference(T, Triangle::Lower, false, false, B, X, 1, "auto after a refused powered form");
 }
 
+// A resident solve still in flight when its solver's values change or the solver goes: its task holds
+// the values' handle, which update_values and the solver's end unregister first, so the solve ends
+// with the values it was submitted with before the prepared scheme is let go.
+TEST(TriangularSolverGpu, AnInFlightSolveEndsBeforeItsSchemeGoes) {
+  rt::Runtime r(test_runtime_options("eager", 1, 1));
+  if (r.cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
+  const Csr T = solver_input(anchor_laplacian_lower(3, 40, 7), Triangle::Lower, false, 6);  // 64,000 rows
+  Csr T2 = T;
+  for (double& v : T2.values) v *= 2.0;
+  std::vector<double> B = random_values(static_cast<std::size_t>(T.rows), 21);  // registered: not const
+  for (const bool destroy : {false, true}) {
+    std::unique_ptr<sptrsv::TriangularSolver> solver = gpu_solver(r, T, Triangle::Lower, "wavefront");
+    std::vector<double> X(B.size(), std::nan(""));
+    rt::DataHandle hb = rt::make_vector_handle(r, B), hx = rt::make_vector_handle(r, X);
+    solver->submit(hb.id(), hx.id());
+    if (destroy) {
+      solver.reset();
+    } else {
+      solver->update_values(T2);
+    }
+    r.wait_all();
+    hx.reset();
+    expect_matches_reference(T, Triangle::Lower, false, false, B, X, 1, destroy ? "solver gone" : "values changed");
+  }
+}
+
 }  // namespace
 }  // namespace hetsparse::test
