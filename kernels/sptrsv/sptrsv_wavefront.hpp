@@ -31,14 +31,20 @@ struct WavefrontOptions {
   // to hold kLevelsInFlight of the fullest level, at least one block. More warps than that only add
   // polls of words not yet written; fewer leave too few rows in flight (docs/benchmarks.md, issue 16).
   static constexpr int kLevelsInFlight = 4;
-  // Rows of more off-diagonals than this go to a warp (0: none, every row to a thread).
-  // The slots' width: rows that fit them stay thread rows (measured best on the real triangles and
-  // meshes, docs/benchmarks.md, issue 16).
-  static constexpr int kDefaultWarpRow = kMaxWidth;
+  // Rows of more off-diagonals than warp_row go to a warp (0: none, every row to a thread). By the
+  // level profile unless given (wavefront_warp_row): narrow levels (fewer than kWideLevelRows rows a
+  // level on average) are a chain of latencies, which a warp a long row shortens, so rows past the
+  // slots are warp rows; wide levels have rows to spare for every thread, so only rows past
+  // kWideWarpRow are (R-MAT 20:8 and 22:4 ran 1.4x faster so, the real triangles within 5 %;
+  // docs/benchmarks.md, issue 16).
+  static constexpr int kWarpRowByProfile = -1;
+  static constexpr int kNarrowWarpRow = kMaxWidth;
+  static constexpr int kWideWarpRow = 64;
+  static constexpr index_t kWideLevelRows = 1000;
   static constexpr int kMaxWarpRow = 1 << 30;
   int blocks_per_sm = 0;
   int sleep_ns = 0;       // pause between two polls of a pending x (0: none)
-  int warp_row = kDefaultWarpRow;
+  int warp_row = kWarpRowByProfile;
 };
 
 // "wavefront" or "wavefront:key=val,..." with keys blocks (blocks_per_sm, 0..8), sleep (sleep_ns,
@@ -51,8 +57,12 @@ std::string to_string(const WavefrontOptions& options);
 // and `sms` SMs (host code: tested without a GPU).
 int wavefront_blocks_per_sm(const WavefrontOptions& options, index_t fullest_level, int fit, int sms);
 
+// options.warp_row, or by the level profile of n rows in `levels` levels when not given.
+int wavefront_warp_row(const WavefrontOptions& options, index_t n, index_t levels);
+
 // The most off-diagonals a thread row holds, for rows of at most `longest` (warp rows hold none in
-// their slots), capped at WavefrontOptions::kMaxWidth: what wavefront_width is given.
+// their slots; options.warp_row as given, a negative one counting as 0), capped at
+// WavefrontOptions::kMaxWidth: what wavefront_width is given.
 index_t wavefront_slotted_longest(index_t longest, const WavefrontOptions& options);
 
 // Slots a position holds (2, 3, 4, 6, 8, 12 or 16) for rows of at most `longest` off-diagonals; InvalidArgument
@@ -77,6 +87,7 @@ class WavefrontSolver {
   int width() const { return width_; }
   int blocks() const { return blocks_; }  // of the launch (SMs x blocks an SM, fewer for small n)
   bool warp_rows() const { return warp_rows_; }  // some row is a warp row (the chunk table is used)
+  int warp_row() const { return options_.warp_row; }  // the threshold it used (wavefront_warp_row)
 
  private:
   struct DeviceArrays;

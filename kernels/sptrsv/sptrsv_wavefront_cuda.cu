@@ -208,8 +208,9 @@ struct WavefrontSolver::DeviceArrays {
 
 WavefrontSolver::WavefrontSolver(cudaStream_t stream, const TriangularDeviceView& device, index_t longest,
                                  const WavefrontOptions& options)
-    : n_(device.n), width_(wavefront_width(wavefront_slotted_longest(longest, options))), options_(options),
-      arrays_(std::make_unique<DeviceArrays>()) {
+    : n_(device.n), options_(options), arrays_(std::make_unique<DeviceArrays>()) {
+  options_.warp_row = wavefront_warp_row(options, device.n, device.num_levels);
+  width_ = wavefront_width(wavefront_slotted_longest(longest, options_));
   if (n_ == 0) return;
   if (device.level_rows == nullptr) throw InvalidArgument("WavefrontSolver: the device view carries no level schedule");
   DeviceArrays& a = *arrays_;
@@ -222,7 +223,7 @@ WavefrontSolver::WavefrontSolver(cudaStream_t stream, const TriangularDeviceView
   wavefront::PackShape shape;
   shape.longest = longest;
   shape.width = width_;
-  shape.warp_row = options.warp_row;
+  shape.warp_row = options_.warp_row;
   a.packed = wavefront::pack(stream, device, shape, a.memory);
   warp_rows_ = a.packed.chunk_start != nullptr;
 

@@ -74,6 +74,12 @@ int wavefront_blocks_per_sm(const WavefrontOptions& options, index_t fullest_lev
   return std::max(1, std::min(wanted, fit));
 }
 
+int wavefront_warp_row(const WavefrontOptions& options, index_t n, index_t levels) {
+  if (options.warp_row != WavefrontOptions::kWarpRowByProfile) return options.warp_row;
+  const bool wide = levels > 0 && n / levels >= WavefrontOptions::kWideLevelRows;
+  return wide ? WavefrontOptions::kWideWarpRow : WavefrontOptions::kNarrowWarpRow;
+}
+
 index_t wavefront_slotted_longest(index_t longest, const WavefrontOptions& options) {
   const index_t threads = options.warp_row > 0 ? std::min<index_t>(longest, options.warp_row) : longest;
   return std::min<index_t>(threads, WavefrontOptions::kMaxWidth);

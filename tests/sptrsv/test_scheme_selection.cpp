@@ -298,5 +298,21 @@ TEST(SchemeSelectionPreparation, WavefrontSlotsHoldTheThreadRows) {
   EXPECT_EQ(kernels::wavefront_width(kernels::wavefront_slotted_longest(5, kernels::WavefrontOptions{})), 6);
 }
 
+// The warp-row threshold by the level profile: the slots' width on narrow levels, kWideWarpRow from
+// kWideLevelRows rows a level on average; a given one as it is.
+TEST(SchemeSelectionPreparation, WavefrontWarpRowFollowsTheLevelProfile) {
+  const kernels::WavefrontOptions by_profile;
+  EXPECT_EQ(kernels::wavefront_warp_row(by_profile, 6545, 42), kernels::WavefrontOptions::kNarrowWarpRow);  // EX5
+  EXPECT_EQ(kernels::wavefront_warp_row(by_profile, 1 << 20, 1038), kernels::WavefrontOptions::kWideWarpRow);  // R-MAT 20:8
+  EXPECT_EQ(kernels::wavefront_warp_row(by_profile, 999, 1), kernels::WavefrontOptions::kNarrowWarpRow);
+  EXPECT_EQ(kernels::wavefront_warp_row(by_profile, 1000, 1), kernels::WavefrontOptions::kWideWarpRow);
+  EXPECT_EQ(kernels::wavefront_warp_row(by_profile, 100, 0), kernels::WavefrontOptions::kNarrowWarpRow);
+  kernels::WavefrontOptions given;
+  given.warp_row = 0;
+  EXPECT_EQ(kernels::wavefront_warp_row(given, 1 << 20, 10), 0);
+  given.warp_row = 24;
+  EXPECT_EQ(kernels::wavefront_warp_row(given, 10, 10), 24);
+}
+
 }  // namespace
 }  // namespace hetsparse::test

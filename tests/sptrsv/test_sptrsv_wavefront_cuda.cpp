@@ -58,7 +58,8 @@ TEST_F(SptrsvWavefrontCuda, EveryTriangleMatchesTheReference) {
         // Rows past the slots go through the overflow CSR (the dense and long-row triangles).
         const index_t longest = kernels::cluster_levels_longest(p.pattern.host_view());
         if (longest > kernels::WavefrontOptions::kMaxWidth) ++overflowing;
-        if (longest > kernels::parse_wavefront_scheme(scheme).warp_row && scheme != "wavefront:warp=0") ++warp_rows;
+        const kernels::WavefrontOptions o = kernels::parse_wavefront_scheme(scheme);
+        if (longest > kernels::wavefront_warp_row(o, p.pattern.rows(), p.pattern.num_levels()) && o.warp_row != 0) ++warp_rows;
         const sptrsv::PreparedScheme prepared(stream_, p.pattern.host_view(), p.matrix.view(), scheme);
         for (int round = 0; round < 3; ++round) {  // both buffers, then the first again
           p.dx.poison(stream_);
