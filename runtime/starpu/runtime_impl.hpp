@@ -10,6 +10,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "hetsparse/error.hpp"
 #include "runtime/starpu/runtime.hpp"
 
 namespace hetsparse::rt {
@@ -38,6 +39,23 @@ struct Runtime::Impl {
   std::vector<std::uint32_t>& worker_set(const std::vector<WorkerInfo>& workers, WorkerPin pin,
                                                 const std::string& task);
 };
+
+// A TaskRuntime access mode as StarPU's.
+inline starpu_data_access_mode to_starpu(Access a) {
+  switch (a) {
+    case Access::Read:
+      return STARPU_R;
+    case Access::Write:
+      return STARPU_W;
+    case Access::ReadWrite:
+      return STARPU_RW;
+    case Access::Scratch:
+      return STARPU_SCRATCH;
+    case Access::Commute:
+      return static_cast<starpu_data_access_mode>(STARPU_RW | STARPU_COMMUTE);
+  }
+  throw InvalidArgument("unknown access mode");
+}
 
 // Every kernel of codelets/ bound to its StarPU codelet (made at the first call, by the first Runtime).
 class StarpuBindings;
