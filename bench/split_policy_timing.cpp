@@ -76,7 +76,7 @@ PolicyTiming start_policy(rt::TaskRuntime& r, const Csr& T, const std::string& p
       sptrsv::SelectionOptions so;
       so.perfmodel_dir = ro.perfmodel_dir;
       o.variant = sptrsv::select_scheme_by_model(
-                      whole.features(), sptrsv::unpowered_candidates(whole.rows(), whole.nnz(), whole.num_levels(), whole.features().rnnz_max), so)
+                      whole.features(), sptrsv::unpowered_candidates(whole.rows(), whole.nnz(), whole.num_levels()), so)
                       .scheme;
       t.fallback = std::string(" (fallback from: ") + e.what() + ")";
       start(o);

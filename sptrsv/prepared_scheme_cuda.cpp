@@ -35,8 +35,7 @@ std::vector<std::string> powered_candidates(const TriangularPattern& p) {
   return powered_candidates(p.num_levels(), p.features().rnnz_max);
 }
 
-std::vector<std::string> unpowered_candidates(index_t n, std::int64_t nnz, index_t levels,
-                                              std::int64_t /*longest_row: wavefront takes any*/) {
+std::vector<std::string> unpowered_candidates(index_t n, std::int64_t nnz, index_t levels) {
   std::vector<std::string> out = kernels::gpu_variants();
   out.emplace_back("cusparse");
   out.emplace_back("clusterlevels");
@@ -49,7 +48,7 @@ std::vector<std::string> unpowered_candidates(index_t n, std::int64_t nnz, index
 }
 
 std::vector<std::string> candidate_schemes(index_t n, std::int64_t nnz, index_t levels, std::int64_t longest_row) {
-  std::vector<std::string> out = unpowered_candidates(n, nnz, levels, longest_row);
+  std::vector<std::string> out = unpowered_candidates(n, nnz, levels);
   const auto plain_and_cusparse = static_cast<std::ptrdiff_t>(kernels::gpu_variants().size() + 2);
   std::vector<std::string> powered = powered_candidates(levels, longest_row);
   out.insert(out.begin() + plain_and_cusparse, powered.begin(), powered.end());  // the order candidate_schemes had

@@ -12,7 +12,7 @@ std::vector<std::string> plain_variant_names() { return {}; }
 
 std::vector<std::string> candidate_schemes(const TriangularPattern&) { return {}; }
 
-std::vector<std::string> unpowered_candidates(index_t, std::int64_t, index_t, std::int64_t) { return {}; }
+std::vector<std::string> unpowered_candidates(index_t, std::int64_t, index_t) { return {}; }
 
 std::vector<std::string> powered_candidates(const TriangularPattern&) { return {}; }
 

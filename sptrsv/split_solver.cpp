@@ -109,9 +109,7 @@ SplitSolver::SplitSolver(rt::TaskRuntime& rt, const TriangularPattern& whole, co
     so.perfmodel_dir = options.perfmodel_dir;
     so.expected_solves = options.expected_solves;
     scheme1 = scheme2 =
-        select_scheme_by_model(whole.features(),
-                               unpowered_candidates(whole.rows(), whole.nnz(), whole.num_levels(), whole.features().rnnz_max),
-                               so)
+        select_scheme_by_model(whole.features(), unpowered_candidates(whole.rows(), whole.nnz(), whole.num_levels()), so)
             .scheme;
   } else if (!scheme_model_available(options)) {
     scheme1 = heuristic_for(blocks_->part1());
@@ -129,9 +127,7 @@ SplitSolver::SplitSolver(rt::TaskRuntime& rt, const TriangularPattern& whole, co
       so.expected_solves = options.expected_solves;
       TriangularSolveOptions unpowered = o;
       unpowered.variant = select_scheme_by_model(part->features(),
-                                                 unpowered_candidates(part->rows(), part->nnz(), part->num_levels(),
-                                                                      part->features().rnnz_max),
-                                                 so)
+                                                 unpowered_candidates(part->rows(), part->nnz(), part->num_levels()), so)
                               .scheme;
       part->analyze(block, tri, false, unpowered);
     }

@@ -164,7 +164,7 @@ void TriangularSolver::choose_scheme(const TriangularSolveOptions& options) {
       // when the model cannot pick, its search on a host pattern built from a download.
       const std::vector<std::string> candidates =
           host_input_ ? candidate_schemes(sh.n, sh.nnz, sh.num_levels, device_->features.rnnz_max)
-                      : unpowered_candidates(sh.n, sh.nnz, sh.num_levels, device_->features.rnnz_max);
+                      : unpowered_candidates(sh.n, sh.nnz, sh.num_levels);
       selection_ = select_scheme_by_model(device_->features, candidates, so);
       if (host_input_ && selection_.how != "model") {
         const double spent = selection_.seconds;
@@ -186,8 +186,7 @@ void TriangularSolver::choose_scheme(const TriangularSolveOptions& options) {
     // much growth): the model's pick among the unpowered schemes, rather than a failed analysis.
     if (options.variant != "auto" || check_scheme(variant_) != SchemeKind::Powered) throw;
     const std::string refused = variant_ + " refused (" + e.what() + ")";
-    selection_ =
-        select_scheme_by_model(features(), unpowered_candidates(sh.n, sh.nnz, sh.num_levels, features().rnnz_max), so);
+    selection_ = select_scheme_by_model(features(), unpowered_candidates(sh.n, sh.nnz, sh.num_levels), so);
     selection_.note = refused + (selection_.note.empty() ? "" : "; " + selection_.note);
     variant_ = selection_.scheme;
     prepare_scheme();
