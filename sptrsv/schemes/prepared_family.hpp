@@ -3,6 +3,7 @@
 // family (sptrsv/schemes/*_scheme_cuda.cpp); internal to the CUDA build of sptrsv/.
 #pragma once
 #include <memory>
+#include <utility>
 
 #include "kernels/sptrsv/sptrsv.hpp"
 #include "sptrsv/powered_triangle.hpp"
@@ -18,6 +19,21 @@ class PreparedFamily {
   virtual void solve(cudaStream_t stream, const double* b, double* x, const kernels::SolveWorkspace& ws) const = 0;
   // The preparation's parts where the family times them (PreparedScheme::steps).
   virtual void add_steps(PreparationSteps&) const {}
+};
+
+// A family that is one kernel solver needing no workspace: Solver(args...) prepares it and
+// Solver::solve(stream, b, x) enqueues a solve (clusterlevels, wavefront).
+template <class Solver>
+class SolverFamily final : public PreparedFamily {
+ public:
+  template <class... Args>
+  explicit SolverFamily(Args&&... args) : solver_(std::forward<Args>(args)...) {}
+  void solve(cudaStream_t stream, const double* b, double* x, const kernels::SolveWorkspace&) const override {
+    solver_.solve(stream, b, x);
+  }
+
+ private:
+  Solver solver_;
 };
 
 // Each prepares on `stream` and waits for it; host and device outlive the result.
