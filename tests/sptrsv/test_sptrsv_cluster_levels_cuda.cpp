@@ -31,19 +31,7 @@ const std::vector<std::string> kSchemes = {"clusterlevels", "clusterlevels:block
                                            "clusterlevels:blocks=1,threads=512,wide=1,run=2",
                                            "clusterlevels:blocks=1,ring=0"};
 
-struct Case {
-  std::string name;
-  Csr lower;
-};
-
-std::vector<Case> cases() {
-  std::vector<Case> out;
-  for (const std::string& name : sptrsv_matrix_names()) out.push_back({name, sptrsv_matrix(name)});
-  out.push_back({"laplacian_3d_40", anchor_laplacian_lower(3, 40, 7)});  // 64,000 rows, levels up to ~1200
-  return out;
-}
-
-void expect_scheme_solves(cudaStream_t stream, const Case& m, const SolveCase& c, const std::string& scheme) {
+void expect_scheme_solves(cudaStream_t stream, const NamedTriangle& m, const SolveCase& c, const std::string& scheme) {
   SCOPED_TRACE(m.name + " " + c.label() + " " + scheme);
   DeviceSolveProblem p(stream, m.lower, c, 5, 31);
   const sptrsv::PreparedScheme prepared(stream, p.pattern.host_view(), p.matrix.view(), scheme);
@@ -57,7 +45,7 @@ void expect_scheme_solves(cudaStream_t stream, const Case& m, const SolveCase& c
 }
 
 TEST_F(SptrsvClusterLevelsCuda, EveryTriangleMatchesTheReference) {
-  for (const Case& m : cases())
+  for (const NamedTriangle& m : scheme_test_triangles())
     for (const SolveCase& c : solve_cases())
       for (const std::string& scheme : kSchemes) expect_scheme_solves(stream_, m, c, scheme);
 }
@@ -130,7 +118,7 @@ TEST_F(SptrsvClusterLevelsCuda, OneBlockWithTheRingRuns) {
 // then packs on the device): every triangle, lower and upper, unit or not, and plan shape.
 TEST_F(SptrsvClusterLevelsCuda, DevicePackEqualsTheHostPack) {
   int compared = 0;
-  for (const Case& m : cases()) {
+  for (const NamedTriangle& m : scheme_test_triangles()) {
     for (const SolveCase& c : solve_cases()) {
       const Csr input = solver_input(m.lower, c.tri, c.unit_diagonal, 5);
       const sptrsv::TriangularPattern t(input, c.tri, c.unit_diagonal);

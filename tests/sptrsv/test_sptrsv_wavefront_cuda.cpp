@@ -33,15 +33,9 @@ using SptrsvWavefrontCuda = CudaStreamTest;
 const std::vector<std::string> kSchemes = {"wavefront", "wavefront:blocks=1", "wavefront:blocks=8,sleep=64",
                                            "wavefront:warp=4", "wavefront:warp=0"};
 
-struct Case {
-  std::string name;
-  Csr lower;
-};
-
-std::vector<Case> cases() {
-  std::vector<Case> out;
-  for (const std::string& name : sptrsv_matrix_names()) out.push_back({name, sptrsv_matrix(name)});
-  out.push_back({"laplacian_3d_40", anchor_laplacian_lower(3, 40, 7)});  // 64,000 rows, 118 levels
+// The scheme tests' triangles, and level profiles and hub rows for the overflow and the warp rows.
+std::vector<NamedTriangle> cases() {
+  std::vector<NamedTriangle> out = scheme_test_triangles();
   out.push_back({"profile_12", level_profile_lower("c40+b3000x30+c20", 12, 9)});  // rows of up to 12 off-diagonals
   out.push_back({"profile_40", level_profile_lower("c30+b4000x20+c30", 40, 5)});  // up to 40: slots + overflow
   out.push_back({"rmat_12_8", anchor_rmat_lower(12, 8, 3)});  // hub rows of hundreds of entries: warp rows
@@ -50,7 +44,7 @@ std::vector<Case> cases() {
 
 TEST_F(SptrsvWavefrontCuda, EveryTriangleMatchesTheReference) {
   int solved = 0, overflowing = 0, warp_rows = 0;
-  for (const Case& m : cases()) {
+  for (const NamedTriangle& m : cases()) {
     for (const SolveCase& c : solve_cases()) {
       for (const std::string& scheme : kSchemes) {
         SCOPED_TRACE(m.name + " " + c.label() + " " + scheme);

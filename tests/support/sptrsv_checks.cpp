@@ -120,6 +120,13 @@ const std::vector<std::string>& sptrsv_matrix_names() {
   return names;
 }
 
+std::vector<NamedTriangle> scheme_test_triangles() {
+  std::vector<NamedTriangle> out;
+  for (const std::string& name : sptrsv_matrix_names()) out.push_back({name, sptrsv_matrix(name)});
+  out.push_back({"laplacian_3d_40", anchor_laplacian_lower(3, 40, 7)});
+  return out;
+}
+
 const Csr& sptrsv_matrix(const std::string& name) {
   static std::map<std::string, Csr> cache;
   auto found = cache.find(name);

@@ -21,6 +21,14 @@ const std::vector<std::string>& sptrsv_matrix_names();
 // "dense_lower_1200" (not in the list: a full triangle for the split-rule tests).
 const Csr& sptrsv_matrix(const std::string& name);
 
+struct NamedTriangle {
+  std::string name;
+  Csr lower;
+};
+// What the device scheme tests solve: every sptrsv_matrix_names() triangle, then the anchor 3D
+// Laplacian of 40^3 (64,000 rows, 118 levels of up to ~1200 rows).
+std::vector<NamedTriangle> scheme_test_triangles();
+
 // The solver input for `lower`: for Upper, the reversal J L J (row i of the result is row n-1-i of
 // L mirrored), which keeps row lengths and dominance; for a unit diagonal, rows scaled by the
 // inverse diagonal with the diagonal then set to 2.5 (must be ignored) in even rows and removed in
