@@ -218,7 +218,7 @@ int cmd_sptrsv(int argc, char** argv) {
         .set("resident_solve_ms", paths.resident_ms)
         .set("relative_residual", residual).set("backward_error", backward).set("correct", ok);
     if (paths.kernel_ms > 0) {
-      j.set("kernel_ms", paths.kernel_ms).set("copy_ms", paths.copy_ms)
+      j.set("kernel_ms", paths.kernel_ms).set("kernel_call_ms", paths.kernel_call_ms).set("copy_ms", paths.copy_ms)
           .set("solve_over_kernel_and_copies", median * 1e3 / (paths.kernel_ms + paths.copy_ms))
           .set("resident_over_kernel", paths.resident_ms / paths.kernel_ms);
     } else {
@@ -290,6 +290,8 @@ int cmd_sptrsv(int argc, char** argv) {
       std::printf("kernel      %.4f ms alone (%s), %.4f ms to copy b in and x out: host path %.2fx, resident %.2fx\n",
                   paths.kernel_ms, variant.c_str(), paths.copy_ms, median * 1e3 / (paths.kernel_ms + paths.copy_ms),
                   paths.resident_ms / paths.kernel_ms);
+    if (paths.kernel_call_ms > 0)
+      std::printf("kernel call %.4f ms (launched and synchronized by plain CUDA, no runtime)\n", paths.kernel_call_ms);
     std::printf("check       ||b - T x|| / (||T|| ||x|| + ||b||) = %.2e  %s  (||b - T x|| / ||b|| = %.2e)\n", backward,
                 ok ? "OK" : "WRONG", residual);
     if (!split_line.empty())

@@ -16,6 +16,9 @@ struct SchemeTiming {
   std::string status;  // ok, wrong (error above the tolerance), error, skipped (time budget), unavailable
   std::string error;   // exception text (error), or why (skipped / unavailable)
   double median_ms = 0, min_ms = 0;
+  // Host wall time of launching the solve and cudaStreamSynchronize: what a caller of the kernel
+  // through plain CUDA waits for, launch latency included (median; 0 when not timed).
+  double call_ms = 0;
   double relative_error = 0;  // ||x - expected||_inf / ||expected||_inf (infinite for a NaN)
   double preprocess_ms = 0;   // PreparedScheme's preparation (cuSPARSE analysis, AG plan)
   int runs = 0;

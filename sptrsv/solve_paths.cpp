@@ -53,6 +53,7 @@ void time_kernel_path(TriangularSolver& solver, const rt::TaskRuntime& rt, const
     return;
   }
   t.kernel_ms = k.schemes[0].median_ms;
+  t.kernel_call_ms = k.schemes[0].call_ms;
   t.copy_ms = pageable_copy_ms(b.size(), o.runs);
 }
 

@@ -17,6 +17,7 @@ namespace hetsparse::sptrsv {
 struct SolvePathTimes {
   double host_ms = 0, resident_ms = 0;
   double kernel_ms = 0, copy_ms = 0;  // 0 when not measured (no GPU, or a CPU-only solve)
+  double kernel_call_ms = 0;          // the kernel launched and synchronized by plain CUDA (host wall)
   std::string kernel_note;            // why the kernel was not timed, or its status
   int runs = 0;
 };

@@ -1,0 +1,168 @@
+// The floor under a GPU task's round trip: an empty kernel launched and awaited by plain CUDA, and the
+// same kernel as a StarPU task (one vector handle, pinned to the CUDA worker, awaited by a callback's
+// flag or by starpu_task_wait_for_all), alone and in chains of dependent tasks. What StarPU adds here
+// it adds to every hetsparse task; the solve and product paths are compared against it in
+// docs/benchmarks.md. One JSON line per measure (microseconds: median, 10th and 90th percentile).
+//   bench_round_trip [--runs N] [--chain N]
+// Plain StarPU on purpose: hetsparse's Runtime is what is being bounded, not what bounds.
+#include <cuda_runtime_api.h>
+#include <starpu.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "bench/round_trip_kernel.hpp"
+#include "cli/args.hpp"
+#include "cli/json.hpp"
+#include "kernels/common/cuda_check.hpp"
+
+using namespace hetsparse;
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+double since_us(clock_type::time_point t0) {
+  return std::chrono::duration<double, std::micro>(clock_type::now() - t0).count();
+}
+
+void report(const std::string& measure, std::vector<double> us, const std::string& note) {
+  std::sort(us.begin(), us.end());
+  const auto at = [&](double q) { return us[static_cast<std::size_t>(q * double(us.size() - 1))]; };
+  cli::Json j;
+  j.set("measure", measure).set("runs", static_cast<long long>(us.size())).set("median_us", at(0.5))
+      .set("p10_us", at(0.1)).set("p90_us", at(0.9)).set("note", note);
+  std::printf("%s\n", j.str().c_str());
+  std::fflush(stdout);
+}
+
+// Times f() runs times after a few warm-ups, in microseconds of wall time each.
+std::vector<double> time_each(int runs, const std::function<void()>& f) {
+  for (int i = 0; i < 20; ++i) f();
+  std::vector<double> us;
+  for (int i = 0; i < runs; ++i) {
+    const auto t0 = clock_type::now();
+    f();
+    us.push_back(since_us(t0));
+  }
+  return us;
+}
+
+void cuda_empty(void*[], void*) { kernels::check_cuda(bench::launch_empty_kernel(starpu_cuda_get_local_stream()), "empty kernel"); }
+void cuda_nothing(void*[], void*) {}
+
+starpu_codelet make_codelet(starpu_cuda_func_t f, starpu_data_access_mode mode, const char* name, bool async = true) {
+  starpu_codelet cl;
+  starpu_codelet_init(&cl);
+  cl.where = STARPU_CUDA;
+  cl.cuda_funcs[0] = f;
+  cl.cuda_flags[0] = async ? STARPU_CUDA_ASYNC : 0;  // 0: the driver synchronizes the stream after f
+  cl.nbuffers = 1;
+  cl.modes[0] = mode;
+  cl.name = name;
+  return cl;
+}
+
+std::atomic<long> g_in_flight{0};
+void task_done(void*) { g_in_flight.fetch_sub(1, std::memory_order_release); }
+
+void submit(starpu_codelet* cl, starpu_data_handle_t h, int worker) {
+  starpu_task* t = starpu_task_create();
+  t->cl = cl;
+  t->handles[0] = h;
+  t->execute_on_a_specific_worker = 1;
+  t->workerid = static_cast<unsigned>(worker);
+  t->callback_func = task_done;
+  g_in_flight.fetch_add(1, std::memory_order_relaxed);
+  if (starpu_task_submit(t) != 0) throw std::runtime_error("starpu_task_submit failed");
+}
+
+void spin_done() {
+  while (g_in_flight.load(std::memory_order_acquire) > 0) __builtin_ia32_pause();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  cli::ArgParser p("bench_round_trip", "What launching and awaiting an empty GPU kernel costs: CUDA, and StarPU tasks.");
+  p.option("runs", "N", "timed round trips per measure", "2000").option("chain", "N", "tasks per dependent chain", "1000");
+  if (!p.parse(argc - 1, argv + 1)) return 0;
+  const int runs = static_cast<int>(p.get_int_in("runs", 10, 1000000));
+  const int chain = static_cast<int>(p.get_int_in("chain", 10, 1000000));
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::printf("{\"skipped\": \"no CUDA device\"}\n");
+    return 0;
+  }
+
+  cudaStream_t s;
+  kernels::check_cuda(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "stream");
+  const auto launch = [&] { kernels::check_cuda(bench::launch_empty_kernel(s), "empty kernel"); };
+  report("cuda_launch_sync", time_each(runs, [&] { launch(); kernels::check_cuda(cudaStreamSynchronize(s), "sync"); }),
+         "empty kernel, cudaStreamSynchronize");
+  cudaEvent_t ev;
+  kernels::check_cuda(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming), "event");
+  report("cuda_launch_event_spin", time_each(runs, [&] {
+           launch();
+           kernels::check_cuda(cudaEventRecord(ev, s), "record");
+           while (cudaEventQuery(ev) == cudaErrorNotReady) __builtin_ia32_pause();
+         }), "empty kernel, spin on cudaEventQuery");
+  report("cuda_chain_per_kernel", time_each(10, [&] {
+           for (int i = 0; i < chain; ++i) launch();
+           kernels::check_cuda(cudaStreamSynchronize(s), "sync");
+         }), "per chain of --chain empty kernels on one stream (divide by --chain)");
+
+  cudaEventDestroy(ev);
+  cudaStreamDestroy(s);
+
+  if (starpu_init(nullptr) != 0) throw std::runtime_error("starpu_init failed");
+  int worker = -1;
+  if (starpu_worker_get_ids_by_type(STARPU_CUDA_WORKER, &worker, 1) < 1) throw std::runtime_error("no CUDA worker");
+  std::vector<double> v(1024, 1.0);
+  starpu_data_handle_t h;
+  starpu_vector_data_register(&h, STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(v.data()), v.size(), sizeof(double));
+  starpu_codelet empty_rw = make_codelet(cuda_empty, STARPU_RW, "empty_rw");
+  starpu_codelet empty_r = make_codelet(cuda_empty, STARPU_R, "empty_r");
+  starpu_codelet nothing_r = make_codelet(cuda_nothing, STARPU_R, "nothing_r");
+  starpu_codelet empty_r_sync = make_codelet(cuda_empty, STARPU_R, "empty_r_sync", false);
+  submit(&empty_rw, h, worker);  // the vector moves to the GPU and stays valid there
+  starpu_task_wait_for_all();
+
+  report("starpu_task_no_launch", time_each(runs, [&] { submit(&nothing_r, h, worker); spin_done(); }),
+         "CUDA codelet that launches nothing, R handle, callback flag");
+  report("starpu_task_empty_kernel_r", time_each(runs, [&] { submit(&empty_r, h, worker); spin_done(); }),
+         "empty kernel, R handle, callback flag");
+  report("starpu_task_empty_kernel_r_sync", time_each(runs, [&] { submit(&empty_r_sync, h, worker); spin_done(); }),
+         "empty kernel, R handle, codelet without STARPU_CUDA_ASYNC, callback flag");
+  report("starpu_task_empty_kernel_rw", time_each(runs, [&] { submit(&empty_rw, h, worker); spin_done(); }),
+         "empty kernel, RW handle, callback flag");
+  report("starpu_task_empty_kernel_wait_for_all",
+         time_each(runs, [&] { submit(&empty_rw, h, worker); starpu_task_wait_for_all(); g_in_flight = 0; }),
+         "empty kernel, RW handle, starpu_task_wait_for_all");
+  report("starpu_chain_rw_per_chain", time_each(10, [&] {
+           for (int i = 0; i < chain; ++i) submit(&empty_rw, h, worker);
+           spin_done();
+         }), "per chain of --chain dependent tasks (RW on one handle; divide by --chain)");
+  report("starpu_chain_r_sync_per_chain", time_each(10, [&] {
+           for (int i = 0; i < chain; ++i) submit(&empty_r_sync, h, worker);
+           spin_done();
+         }), "per chain of --chain independent tasks without STARPU_CUDA_ASYNC (divide by --chain)");
+  report("starpu_chain_r_per_chain", time_each(10, [&] {
+           for (int i = 0; i < chain; ++i) submit(&empty_r, h, worker);
+           spin_done();
+         }), "per chain of --chain independent tasks (R on one handle; divide by --chain)");
+  starpu_task_wait_for_all();
+  std::fprintf(stderr, "bench_round_trip: measures done, shutting StarPU down\n");
+  starpu_data_unregister(h);
+  starpu_shutdown();
+  std::fprintf(stderr, "bench_round_trip: StarPU shut down\n");
+  return 0;
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "bench_round_trip: %s\n", e.what());
+  return 1;
+}
