@@ -117,6 +117,8 @@ class WorkerSchemes final : public codelets::SptrsvCudaPlans {
   WorkerSchemes(SchemeSource source, std::string scheme);
   ~WorkerSchemes() override;
   void solve(int worker, cudaStream_t stream, const double* b, double* x, const kernels::SolveWorkspace& ws) override;
+  void solve_host(int worker, cudaStream_t stream, index_t n, const double* host_b, double* host_x,
+                  double* device_scratch, const kernels::SolveWorkspace& ws) override;
   // Preparation wall time summed over the workers prepared so far (device upload included).
   double preprocess_seconds() const;
   // The same by step (matrix_upload, the scheme's parts), summed over the workers.

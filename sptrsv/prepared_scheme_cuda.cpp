@@ -268,6 +268,16 @@ void WorkerSchemes::solve(int worker, cudaStream_t stream, const double* b, doub
   slot->prepared->solve(stream, b, x, ws);
 }
 
+void WorkerSchemes::solve_host(int worker, cudaStream_t stream, index_t n, const double* host_b, double* host_x,
+                               double* device_scratch, const kernels::SolveWorkspace& ws) {
+  const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(double);
+  double* db = device_scratch;
+  double* dx = device_scratch + n;
+  check_cuda(cudaMemcpyAsync(db, host_b, bytes, cudaMemcpyHostToDevice, stream), "copy b in (solve_host)");
+  solve(worker, stream, db, dx, ws);
+  check_cuda(cudaMemcpyAsync(host_x, dx, bytes, cudaMemcpyDeviceToHost, stream), "copy x out (solve_host)");
+}
+
 double WorkerSchemes::preprocess_seconds() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return steps_.total();

@@ -50,6 +50,7 @@ WorkerSchemes::WorkerSchemes(const TriangularPattern&, std::string scheme) : sch
 WorkerSchemes::WorkerSchemes(SchemeSource, std::string scheme) : scheme_(std::move(scheme)) { check_scheme(scheme_); }
 WorkerSchemes::~WorkerSchemes() = default;
 void WorkerSchemes::solve(int, cudaStream_t, const double*, double*, const kernels::SolveWorkspace&) {}
+void WorkerSchemes::solve_host(int, cudaStream_t, index_t, const double*, double*, double*, const kernels::SolveWorkspace&) {}
 double WorkerSchemes::preprocess_seconds() const { return 0; }
 PreparationSteps WorkerSchemes::steps() const { return {}; }
 

@@ -130,6 +130,10 @@ class TriangularSolver {
   // variants or the runtime no CUDA worker, "cpu_serial", "cpu_parallel_task" or "cpu_level_tasks"
   // (options.cpu_mode).
   const std::string& chosen_variant() const { return variant_; }
+  // Whether solve()'s small one-column solves copy b and x inside their CUDA task, through pinned
+  // buffers the solver keeps (a prepared scheme on a CUDA worker, no split); otherwise they go
+  // through those buffers registered as handles, which the runtime moves before and after the task.
+  bool stages_in_task() const;
   // How "auto" chose (how == "" for a named scheme or a CPU-only solver).
   const Selection& selection() const { return selection_; }
   double analysis_seconds() const;  // of the last analyze: TriangularPattern's or the GPU analysis
@@ -200,6 +204,10 @@ class TriangularSolver {
   bool cpu_levels() const { return cpu_mode_ != CpuMode::Serial; }
   // One solve of registered b and x (n x nrhs): the sptrsv task, or the CPU level modes' tasks.
   void submit_solve(rt::HandleId b, rt::HandleId x, int nrhs, bool transpose);
+  // One solve of b and x in host memory that its CUDA task copies in and out (stages_in_task()).
+  void submit_solve_host(const double* b, double* x);
+  codelets::SptrsvParams solve_params(int nrhs, bool transpose, bool gpu_capable) const;
+  rt::TaskOptions solve_task_options(bool gpu_capable, bool transpose) const;
   void submit_cpu_levels(rt::HandleId b, rt::HandleId x, int nrhs);
   // Whether a solve of nrhs columns runs on a CUDA worker (unified on the GPU, or a split with a GPU
   // part), and solve()'s path for such a solve of a small vector (triangular_solver_solve.cpp).
@@ -226,8 +234,15 @@ class TriangularSolver {
   std::unique_ptr<Handles> handles_;
   std::unique_ptr<LevelTaskPlanner> level_tasks_;  // its tokens go before the pattern
   std::unique_ptr<SplitSolver> split_;              // its handles go first
-  // solve_staged's pinned copies of b and x, registered once (null until a staged solve).
+  // solve_staged's pinned copies of b and x (null until a staged solve). Registered once as handles
+  // (a split, a plain variant), or only pinned for a prepared scheme, whose task copies them itself.
   struct StagedVectors {
+    StagedVectors(rt::TaskRuntime& rt, std::size_t n, bool registered);
+    ~StagedVectors();
+    StagedVectors(const StagedVectors&) = delete;
+    StagedVectors& operator=(const StagedVectors&) = delete;
+    rt::TaskRuntime& rt;
+    const bool registered;
     std::vector<double> b, x;
     rt::DataHandle hb, hx;  // declared after the buffers: unregistered before they are freed
   };

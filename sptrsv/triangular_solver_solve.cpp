@@ -58,15 +58,39 @@ bool TriangularSolver::solves_on_gpu(int nrhs, bool transpose) const {
   return gpu_ && device_where_ == rt::Where::Cuda;
 }
 
+TriangularSolver::StagedVectors::StagedVectors(rt::TaskRuntime& runtime, std::size_t n, bool with_handles)
+    : rt(runtime), registered(with_handles), b(n), x(n) {
+  if (registered) {
+    hb = rt::DataHandle(rt, rt.register_matrix({b.data(), n, n, 1, true}));
+    hx = rt::DataHandle(rt, rt.register_matrix({x.data(), n, n, 1, true}));
+  } else {  // DMA straight from and to them; pageable memory would still work, staged by the driver
+    rt.pin_host_range(b.data(), n * sizeof(double));
+    rt.pin_host_range(x.data(), n * sizeof(double));
+  }
+}
+
+TriangularSolver::StagedVectors::~StagedVectors() {
+  if (registered) return;  // the handles unpin what they pinned
+  rt.unpin_host_range(b.data());
+  rt.unpin_host_range(x.data());
+}
+
+bool TriangularSolver::stages_in_task() const {
+  return worker_schemes_ && gpu_ && device_where_ == rt::Where::Cuda && !(split_ && split_->active());
+}
+
 void TriangularSolver::solve_staged(const double* b, double* x) {
   std::lock_guard<std::mutex> lock(staged_mutex_);
   const auto n = static_cast<std::size_t>(shape().n);
-  if (!staged_) {
-    staged_ = std::make_unique<StagedVectors>();
-    staged_->b.resize(n);
-    staged_->x.resize(n);
-    staged_->hb = rt::DataHandle(rt_, rt_.register_matrix({staged_->b.data(), n, n, 1, true}));
-    staged_->hx = rt::DataHandle(rt_, rt_.register_matrix({staged_->x.data(), n, n, 1, true}));
+  const bool in_task = stages_in_task();
+  if (!staged_ || staged_->registered == in_task) staged_ = std::make_unique<StagedVectors>(rt_, n, !in_task);
+  if (in_task) {
+    // One task: b in, the solve and x out on the worker's stream, no data requests around it.
+    std::copy(b, b + n, staged_->b.data());
+    submit_solve_host(staged_->b.data(), staged_->x.data());
+    rt_.wait_all();
+    std::copy(staged_->x.begin(), staged_->x.end(), x);  // x may be b: b was copied first
+    return;
   }
   {
     // Write access: the GPU's copy of the last b is dropped, nothing is fetched.
@@ -99,6 +123,17 @@ void TriangularSolver::submit_solve(rt::HandleId hb, rt::HandleId hx, int nrhs, 
   }
   const bool device_data = gpu_capable && variant_index_ >= 0;
   const codelets::SptrsvMatrixHandles th = matrix_handles(device_data, device_data);
+  codelets::insert_sptrsv(rt_, solve_task_options(gpu_capable, transpose), th, hb, hx,
+                          solve_params(nrhs, transpose, gpu_capable), sh.nnz);
+}
+
+void TriangularSolver::submit_solve_host(const double* b, double* x) {
+  codelets::insert_sptrsv_host(rt_, solve_task_options(true, false), matrix_handles(false, false), b, x,
+                               solve_params(1, false, true), shape().nnz);
+}
+
+codelets::SptrsvParams TriangularSolver::solve_params(int nrhs, bool transpose, bool gpu_capable) const {
+  const Shape sh = shape();
   codelets::SptrsvParams params;
   params.n = sh.n;
   params.upper = sh.upper;
@@ -111,13 +146,16 @@ void TriangularSolver::submit_solve(rt::HandleId hb, rt::HandleId hx, int nrhs, 
   params.host_level_nnz = sh.level_nnz;
   params.cuda_variant = std::max(variant_index_, 0);
   params.plans = gpu_capable ? worker_schemes_.get() : nullptr;
+  return params;
+}
 
+rt::TaskOptions TriangularSolver::solve_task_options(bool gpu_capable, bool transpose) const {
   rt::TaskOptions opt;
   opt.name = transpose ? "sptrsv_transpose" : "sptrsv";
   // nrhs > 1 or transposed (or no CUDA in the build): a CPU worker, whatever the device option.
   opt.where = gpu_capable ? device_where_ : rt::Where::Cpu;
   opt.direct = gpu_capable;  // a solve is latency-bound: past the scheduler when one worker may run it
-  codelets::insert_sptrsv(rt_, opt, th, hb, hx, params, sh.nnz);
+  return opt;
 }
 
 void TriangularSolver::submit_cpu_levels(rt::HandleId b, rt::HandleId x, int nrhs) {

@@ -62,4 +62,18 @@ void insert_sptrsv(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const Sptrsv
   rt.submit(std::move(t));
 }
 
+void insert_sptrsv_host(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const SptrsvMatrixHandles& T,
+                        const double* b, double* x, const SptrsvParams& params, std::int64_t nnz) {
+  if (params.plans == nullptr || params.nrhs != 1 || params.transpose || opt.where != rt::Where::Cuda)
+    throw InvalidArgument("insert_sptrsv_host: a prepared scheme on CUDA workers, one right-hand side, no transpose");
+  if (params.n > 0 && (b == nullptr || x == nullptr)) throw InvalidArgument("insert_sptrsv_host: null b or x");
+  rt::TaskSpec t = rt::make_task(sptrsv_kernel(), opt, 2.0 * static_cast<double>(nnz));
+  SptrsvArgs args{params, false, false, true};
+  args.host_b = b;
+  args.host_x = x;
+  t.set_args(args);
+  t.data = {{T.values, rt::Access::Read}};  // held so that the prepared scheme outlives the task
+  rt.submit(std::move(t));
+}
+
 }  // namespace hetsparse::codelets

@@ -23,6 +23,10 @@ class SptrsvCudaPlans {
   virtual ~SptrsvCudaPlans() = default;
   virtual void solve(int worker, cudaStream_t stream, const double* b, double* x,
                      const kernels::SolveWorkspace& ws) = 0;
+  // The same with b and x in (pinned) host memory: b is copied into device_scratch (2 n doubles),
+  // solved there, and x copied back, all on `stream`; the task's end is x home.
+  virtual void solve_host(int worker, cudaStream_t stream, index_t n, const double* host_b, double* host_x,
+                          double* device_scratch, const kernels::SolveWorkspace& ws) = 0;
 };
 
 // The matrix as registered vector handles. rowptr, colind (index_t) and values (double) are the
@@ -56,12 +60,15 @@ struct SptrsvParams {
 
 // Buffer order: 0 rowptr, 1 colind, 2 values, 3 b, 4 x; with device data 5 level_rows, 6 segments,
 // 7 level_segments; with the level-ordered copy 8 level_rowptr, 9 level_colind, 10 level_values.
-// A prepared scheme on CUDA workers only (prepared_only): 0 b, 1 x, 2 values.
+// A prepared scheme on CUDA workers only (prepared_only): 0 b, 1 x, 2 values; with b and x in host
+// memory (host_b, insert_sptrsv_host): 0 values.
 struct SptrsvArgs {
   SptrsvParams p;
   bool has_device_data;
   bool has_level_copy;
   bool prepared_only;  // a prepared scheme on CUDA workers only: the task's data are b, x and values
+  const double* host_b = nullptr;  // insert_sptrsv_host's vectors (then the only datum is values)
+  double* host_x = nullptr;
 };
 
 const rt::Kernel& sptrsv_kernel();
@@ -74,5 +81,13 @@ std::vector<std::string> sptrsv_cuda_variants();
 // transposed, or (without plans) without device data or with a variant index out of range. flops defaults to 2 nnz nrhs.
 void insert_sptrsv(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const SptrsvMatrixHandles& T, rt::HandleId b,
                    rt::HandleId x, const SptrsvParams& params, std::int64_t nnz);
+
+// One right-hand side in host memory the task copies in and out itself, on its CUDA worker's stream
+// (SptrsvCudaPlans::solve_host): no data requests of the runtime's before or after the kernel. b
+// and x (n entries each, best pinned) are not registered: the caller leaves b unchanged and x
+// unread until the task has completed. The task's one datum is T's values (Read, held, not read).
+// InvalidArgument unless params has plans, nrhs 1, no transpose, and opt.where is Cuda.
+void insert_sptrsv_host(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const SptrsvMatrixHandles& T,
+                        const double* b, double* x, const SptrsvParams& params, std::int64_t nnz);
 
 }  // namespace hetsparse::codelets

@@ -45,10 +45,18 @@ inline void sptrsv_cuda_task(void* buffers[], void* cl_arg) {
   }
   cudaStream_t s = rt::cuda::local_stream();
   if (a.p.plans != nullptr) {
-    const kernels::SolveWorkspace ws =
-        kernels::make_solve_workspace(rt::cuda::local_workspace(kernels::solve_workspace_bytes(a.p.n)), a.p.n);
+    // Host vectors: the device copies of b and x follow the solve workspace in the worker's buffer.
+    const std::size_t ws_bytes = (kernels::solve_workspace_bytes(a.p.n) + 255) / 256 * 256;
+    const std::size_t scratch_bytes = a.host_b ? 2 * static_cast<std::size_t>(a.p.n) * sizeof(double) : 0;
+    char* base = static_cast<char*>(rt::cuda::local_workspace(ws_bytes + scratch_bytes));
+    const kernels::SolveWorkspace ws = kernels::make_solve_workspace(base, a.p.n);
+    const int worker = starpu_worker_get_id_check();
+    if (a.host_b) {
+      a.p.plans->solve_host(worker, s, a.p.n, a.host_b, a.host_x, reinterpret_cast<double*>(base + ws_bytes), ws);
+      return;
+    }
     const int b = a.prepared_only ? 0 : 3;  // the buffer order of sptrsv_codelet.hpp
-    a.p.plans->solve(starpu_worker_get_id_check(), s, rt::columns(buffers[b]).ptr, rt::columns(buffers[b + 1]).ptr, ws);
+    a.p.plans->solve(worker, s, rt::columns(buffers[b]).ptr, rt::columns(buffers[b + 1]).ptr, ws);
     return;
   }
   if (!a.has_device_data) throw InvalidArgument("sptrsv codelet: CUDA task without the level schedule data");
