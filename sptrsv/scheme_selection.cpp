@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <random>
@@ -60,12 +61,12 @@ void search(const TriangularPattern& p, const SelectionOptions& o, const Selecti
   }
 }
 
-// The model in `path`, parsed once per version of the file (its size and modification time): the
-// selection runs at every analysis and should cost microseconds, not a parse.
-SchemeModel load_model(const std::string& path) {
+// The model in `path`, parsed once per version of the file (its size and modification time) and
+// shared, not copied: the selection runs at every analysis and should cost microseconds.
+std::shared_ptr<const SchemeModel> load_model(const std::string& path) {
   struct Cached {
     long long size = -1, mtime_ns = -1;
-    std::optional<SchemeModel> model;
+    std::shared_ptr<const SchemeModel> model;
   };
   static std::mutex mutex;
   static std::map<std::string, Cached> cache;
@@ -76,11 +77,11 @@ SchemeModel load_model(const std::string& path) {
   std::lock_guard<std::mutex> lock(mutex);
   Cached& c = cache[path];
   if (!c.model || c.size != size || c.mtime_ns != mtime) {
-    c.model = SchemeModel::load(path);
+    c.model = std::make_shared<const SchemeModel>(SchemeModel::load(path));
     c.size = size;
     c.mtime_ns = mtime;
   }
-  return *c.model;
+  return c.model;
 }
 
 std::vector<std::string> unpowered_only(const std::vector<std::string>& candidates) {
@@ -91,7 +92,7 @@ std::vector<std::string> unpowered_only(const std::vector<std::string>& candidat
 }
 
 // The model's usable pick into s (true), else why not into s.note.
-bool model_pick(const std::optional<SchemeModel>& model, const TriangularFeatures& f,
+bool model_pick(const std::shared_ptr<const SchemeModel>& model, const TriangularFeatures& f,
                 const std::vector<std::string>& candidates, const SelectionStore& store, int expected_solves,
                 Selection& s) {
   std::string predicted;
@@ -137,7 +138,7 @@ Selection select_scheme_by_model(const TriangularFeatures& f, const std::vector<
   s.gpu = cuda_device_name();
   if (!s.gpu.empty() && !candidates.empty()) {
     const SelectionStore store(resolve_perfmodel_dir(o.perfmodel_dir), s.gpu);
-    std::optional<SchemeModel> model;
+    std::shared_ptr<const SchemeModel> model;
     if (const std::optional<std::string> file = find_model_file(store)) model = load_model(*file);
     if (model_pick(model, f, candidates, store, o.expected_solves, s)) {
       s.seconds = since(t0);
@@ -250,7 +251,7 @@ Selection select_scheme(const TriangularPattern& p, const SelectionOptions& o) {
   }
   const SelectionStore store(resolve_perfmodel_dir(o.perfmodel_dir), s.gpu);
   const std::optional<std::string> model_file = find_model_file(store);
-  std::optional<SchemeModel> model;
+  std::shared_ptr<const SchemeModel> model;
   if (model_file) model = load_model(*model_file);
   if (o.mode == SelectMode::Default && !model_file) {  // the search is opt-in: it takes seconds
     s.note = "no trained model for " + s.gpu + " or its architecture (--select search times the candidates)";

@@ -9,6 +9,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <sstream>
 
 #include "hetsparse/error.hpp"
@@ -158,7 +160,13 @@ std::optional<std::string> find_model_file(const SelectionStore& store) {
     if (file_exists(c)) return c;
   // Only for this process's own device: a store for another GPU has no architecture to match.
   if (store.gpu() != cuda_device_name()) return std::nullopt;
-  return model_file_of_architecture(shipped_dirs, cuda_device_architecture());
+  // Scanned once per process and set of folders: the shipped folders do not change while it runs (a
+  // model trained here is found above, by its exact name), and every analysis asks.
+  static std::mutex mutex;
+  static std::map<std::vector<std::string>, std::optional<std::string>> scanned;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (const auto it = scanned.find(shipped_dirs); it != scanned.end()) return it->second;
+  return scanned[shipped_dirs] = model_file_of_architecture(shipped_dirs, cuda_device_architecture());
 }
 
 }  // namespace hetsparse::sptrsv
