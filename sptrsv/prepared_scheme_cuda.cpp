@@ -41,9 +41,8 @@ std::vector<std::string> unpowered_candidates(index_t n, std::int64_t nnz, index
   out.emplace_back("clusterlevels");
   out.emplace_back("wavefront");
   const double mean_row = n > 0 ? double(nnz) / double(n) : 0.0;
-  for (const kernels::AgScheme& s : ag::ag_search_space(n, nnz, levels, mean_row)) {
-    out.push_back(ag::to_string(s));
-  }
+  const std::vector<std::string> ag_names = ag::ag_search_space_names(n, nnz, levels, mean_row);
+  out.insert(out.end(), ag_names.begin(), ag_names.end());
   return out;
 }
 

@@ -182,11 +182,10 @@ std::string SchemeModel::predict(const std::vector<double>& inputs, const std::v
   std::string best;
   double best_score = std::numeric_limits<double>::infinity();
   for (std::size_t s = 0; s < schemes_.size(); ++s) {
+    if (!(sc[s] < best_score)) continue;  // before the name lookup: tens of long names to compare
     if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), schemes_[s]) == allowed.end()) continue;
-    if (sc[s] < best_score) {
-      best_score = sc[s];
-      best = schemes_[s];
-    }
+    best_score = sc[s];
+    best = schemes_[s];
   }
   return best;
 }

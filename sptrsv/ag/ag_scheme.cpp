@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -128,6 +130,20 @@ AgScheme parse_ag_scheme(const std::string& name) {
   return s;
 }
 
+namespace {
+
+// Per-level launches (alpha = 0) are offered up to this many levels.
+constexpr index_t kAgLevelLaunchMaxLevels = 2000;
+
+// Lanes per row matching the mean row length: a power of two in 1..32.
+int lanes_per_row(double mean_row_nnz) {
+  int lanes = 1;
+  while (lanes < 32 && lanes * 1.5 < mean_row_nnz) lanes *= 2;
+  return lanes;
+}
+
+}  // namespace
+
 // Pruned space (4.5): the paper's full space (n_w x n_g x sw_rnnz x transforms x rg x ws x alpha,
 // ~3.2e5) cut to six parallelism/transform setups sized by the mean row length, times three
 // (rg, ws) pairs, times the alpha values that make sense for the level count: alpha = 0 (one
@@ -136,9 +152,7 @@ std::vector<AgScheme> ag_search_space(index_t n, std::int64_t nnz, index_t num_l
   if (n < 0 || nnz < 0 || num_levels < 0 || !(mean_row_nnz >= 0.0)) {
     throw InvalidArgument("ag_search_space: negative or NaN matrix shape");
   }
-  // Lanes per row matching the mean row length: a power of two in 1..32.
-  int lanes = 1;
-  while (lanes < 32 && lanes * 1.5 < mean_row_nnz) lanes *= 2;
+  const int lanes = lanes_per_row(mean_row_nnz);
   const auto setup = [](int ng, index_t sw, AgTransform tf, index_t rb, index_t th) {
     AgScheme s;
     s.subwarps = ng;
@@ -159,7 +173,7 @@ std::vector<AgScheme> ag_search_space(index_t n, std::int64_t nnz, index_t num_l
   setups[5].shared_read = true;
   setups[5].level_reorder = true;
   std::vector<double> alphas = {kAgAlphaInfinity, 2.0};
-  if (num_levels <= 2000) alphas.push_back(0.0);
+  if (num_levels <= kAgLevelLaunchMaxLevels) alphas.push_back(0.0);
   const std::pair<AgRowGrouping, AgWarpSchedule> schedules[] = {
       {AgRowGrouping::Sequential, AgWarpSchedule::RoundRobin},
       {AgRowGrouping::Balance, AgWarpSchedule::Balance},
@@ -181,6 +195,23 @@ std::vector<AgScheme> ag_search_space(index_t n, std::int64_t nnz, index_t num_l
   full.resident_warps = 32;
   space.push_back(full);
   return space;
+}
+
+std::vector<std::string> ag_search_space_names(index_t n, std::int64_t nnz, index_t num_levels, double mean_row_nnz) {
+  // The space depends on the shape only through the lanes a row and whether levels are few: its
+  // names are made once per such pair (every "auto" analysis asks, and printing them is most of it).
+  static std::mutex mutex;
+  static std::map<std::pair<int, bool>, std::vector<std::string>> made;
+  const std::vector<AgScheme> space = ag_search_space(n, nnz, num_levels, mean_row_nnz);  // validates the shape
+  const std::pair<int, bool> key{lanes_per_row(mean_row_nnz), num_levels <= kAgLevelLaunchMaxLevels};
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = made.find(key);
+  if (it == made.end()) {
+    std::vector<std::string> names;
+    for (const AgScheme& s : space) names.push_back(to_string(s));
+    it = made.emplace(key, std::move(names)).first;
+  }
+  return it->second;
 }
 
 }  // namespace hetsparse::sptrsv::ag

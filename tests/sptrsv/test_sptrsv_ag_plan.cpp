@@ -102,6 +102,14 @@ TEST(AgScheme, SearchSpaceIsTensOfDistinctSchemes) {
       // alpha = 0 (a launch per level) only for few levels.
       const bool any_zero = std::any_of(space.begin(), space.end(), [](const AgScheme& s) { return s.alpha_level == 0; });
       EXPECT_EQ(any_zero, levels <= 2000);
+      // The names, made once per lanes-and-levels class: the same schemes in the same order, also
+      // for a second shape of the class (the cached list) and at the class's edges.
+      for (const index_t lv : {levels, levels == 10 ? index_t{2000} : index_t{2001}}) {
+        const auto again = sptrsv::ag::ag_search_space(1000, static_cast<std::int64_t>(1000 * mean), lv, mean);
+        const std::vector<std::string> names = sptrsv::ag::ag_search_space_names(1000, static_cast<std::int64_t>(1000 * mean), lv, mean);
+        ASSERT_EQ(names.size(), again.size());
+        for (std::size_t i = 0; i < names.size(); ++i) EXPECT_EQ(names[i], sptrsv::ag::to_string(again[i]));
+      }
     }
   }
 }
