@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bench/round_trip_kernel.hpp"
@@ -53,8 +54,30 @@ std::vector<double> time_each(int runs, const std::function<void()>& f) {
   return us;
 }
 
+// Times f and g alternately, runs times each: drift of the machine falls on both alike.
+std::pair<std::vector<double>, std::vector<double>> time_alternately(int runs, const std::function<void()>& f,
+                                                                     const std::function<void()>& g) {
+  for (int i = 0; i < 20; ++i) f(), g();
+  std::vector<double> a, b;
+  for (int i = 0; i < runs; ++i) {
+    auto t0 = clock_type::now();
+    f();
+    a.push_back(since_us(t0));
+    t0 = clock_type::now();
+    g();
+    b.push_back(since_us(t0));
+  }
+  return {a, b};
+}
+
 void cuda_empty(void*[], void*) { kernels::check_cuda(bench::launch_empty_kernel(starpu_cuda_get_local_stream()), "empty kernel"); }
-void cuda_nothing(void*[], void*) {}
+// Without STARPU_CUDA_ASYNC the codelet itself must leave its stream idle (StarPU asserts it).
+void cuda_empty_sync(void*[], void*) {
+  cudaStream_t s = starpu_cuda_get_local_stream();
+  kernels::check_cuda(bench::launch_empty_kernel(s), "empty kernel");
+  kernels::check_cuda(cudaStreamSynchronize(s), "sync");
+}
+void cuda_nothing(void*[], void*) { starpu_cuda_get_local_stream(); }  // named: StarPU warns otherwise
 
 starpu_codelet make_codelet(starpu_cuda_func_t f, starpu_data_access_mode mode, const char* name, bool async = true) {
   starpu_codelet cl;
@@ -129,7 +152,7 @@ int main(int argc, char** argv) try {
   starpu_codelet empty_rw = make_codelet(cuda_empty, STARPU_RW, "empty_rw");
   starpu_codelet empty_r = make_codelet(cuda_empty, STARPU_R, "empty_r");
   starpu_codelet nothing_r = make_codelet(cuda_nothing, STARPU_R, "nothing_r");
-  starpu_codelet empty_r_sync = make_codelet(cuda_empty, STARPU_R, "empty_r_sync", false);
+  starpu_codelet empty_r_sync = make_codelet(cuda_empty_sync, STARPU_R, "empty_r_sync", false);
   submit(&empty_rw, h, worker);  // the vector moves to the GPU and stays valid there
   starpu_task_wait_for_all();
 
@@ -138,7 +161,13 @@ int main(int argc, char** argv) try {
   report("starpu_task_empty_kernel_r", time_each(runs, [&] { submit(&empty_r, h, worker); spin_done(); }),
          "empty kernel, R handle, callback flag");
   report("starpu_task_empty_kernel_r_sync", time_each(runs, [&] { submit(&empty_r_sync, h, worker); spin_done(); }),
-         "empty kernel, R handle, codelet without STARPU_CUDA_ASYNC, callback flag");
+         "empty kernel synchronized in the codelet (no STARPU_CUDA_ASYNC), R handle, callback flag");
+  {
+    auto [async_us, sync_us] = time_alternately(
+        runs, [&] { submit(&empty_r, h, worker); spin_done(); }, [&] { submit(&empty_r_sync, h, worker); spin_done(); });
+    report("alternate_async", async_us, "starpu_task_empty_kernel_r, alternating with the next");
+    report("alternate_sync", sync_us, "starpu_task_empty_kernel_r_sync, alternating with the last");
+  }
   report("starpu_task_empty_kernel_rw", time_each(runs, [&] { submit(&empty_rw, h, worker); spin_done(); }),
          "empty kernel, RW handle, callback flag");
   report("starpu_task_empty_kernel_wait_for_all",
