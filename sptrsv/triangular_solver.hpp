@@ -113,8 +113,9 @@ class TriangularSolver {
   // X = T^-1 B (or T^-T B): b and x are n x nrhs, column-major with leading dimension n; x may be b.
   // Registers b and x for the call, submits the solve and waits for it; task errors are rethrown here.
   // A small single-vector solve that goes to a GPU copies b and x through pinned buffers the solver
-  // keeps registered instead (a pageable copy's fixed cost is of the order of a small kernel's);
-  // calls on one solver are then serialised.
+  // keeps instead (a pageable copy's fixed cost is of the order of a small kernel's): with a prepared
+  // scheme its one task copies them in and out on its stream (stages_in_task), else they are
+  // registered once. Calls on one solver are then serialised.
   void solve(const double* b, double* x, int nrhs = 1, bool transpose = false);
   // x = T^-1 b on vectors the runtime already holds (n doubles each, registered by the caller, e.g.
   // with VectorDesc::cuda_device to keep them on a GPU): the path of an iterative solver. Submits the
