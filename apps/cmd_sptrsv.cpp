@@ -133,9 +133,11 @@ int cmd_sptrsv(int argc, char** argv) {
   so.matrix_name = in.name;
   so.split.model_file = p.get("split-model");
   so.split.cpu_parallel_width = std::max(1, widest);
-  if (p.get("analysis") != "auto" && p.get("analysis") != "host")
-    throw UsageError("hetsparse sptrsv: --analysis must be auto or host, not '" + p.get("analysis") + "'");
-  so.analysis_place = p.get("analysis") == "host" ? sptrsv::AnalysisPlace::Host : sptrsv::AnalysisPlace::Auto;
+  try {
+    so.analysis_place = sptrsv::parse_analysis_place(p.get("analysis"));
+  } catch (const InvalidArgument&) {
+    throw UsageError("hetsparse sptrsv: --analysis must be auto, host or gpu, not '" + p.get("analysis") + "'");
+  }
   const long analyses = p.get_int("analyses");
   if (analyses < 1) throw UsageError("hetsparse sptrsv: --analyses must be at least 1");
   // Owned apart so that its handles are unregistered before the runtime shuts down.

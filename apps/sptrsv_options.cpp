@@ -27,8 +27,9 @@ void add_sptrsv_options(ArgParser& p) {
       .option("split-measure", "off|on[:margin=M,max-ms=T,candidates=K,rounds=R,solves=S,extra=E]",
               "split auto: time the nearest predicted policies at setup where the model cannot separate them "
               "(predicted within M x, best under T ms; R rounds of S back-to-back solves each, E more for a close call)", "on")
-      .option("analysis", "auto|host",
-              "where T is analysed: auto = on the GPU when the solves and the scheme allow it, host = on the host", "auto")
+      .option("analysis", "auto|host|gpu",
+              "where T is analysed: gpu = on the GPU when the solves and the scheme allow it, auto = the same but "
+              "triangles of at most 4000 rows and 45000 entries on the host (sooner there), host = on the host", "auto")
       .option("analyses", "N",
               "analyse T this many times in this process, each with a fresh solver and its warm-up solve; the report "
               "is the last one's (preprocess_first_s: the first's, which also pays the process's first use of each "

@@ -30,11 +30,22 @@ namespace hetsparse::sptrsv {
 
 class SplitSolver;  // split_solver.hpp
 
-// Where analyze() analyses a host CSR: Auto = on the GPU (uploaded, kernels::DeviceAnalysis) when
+// Where analyze() analyses a host CSR: Gpu = on the GPU (uploaded, kernels::DeviceAnalysis) when
 // solves go to CUDA workers (device Auto or Gpu, no split, serial CPU mode) and the scheme can be
 // prepared from it (auto with a trained model, or a plain variant, cusparse, clusterlevels,
-// powK:clusterlevels), else on the host; Host = always on the host (TriangularPattern).
-enum class AnalysisPlace { Auto, Host };
+// powK:clusterlevels, wavefront), else on the host; Auto = the same, but a triangle small enough
+// that the host analyses it sooner than the GPU's fixed costs (kHostAnalysisMaxRows and
+// kHostAnalysisMaxEntries) on the host; Host = always on the host (TriangularPattern).
+enum class AnalysisPlace { Auto, Host, Gpu };
+AnalysisPlace parse_analysis_place(const std::string& name);  // auto, host, gpu; InvalidArgument else
+const char* to_string(AnalysisPlace place);
+
+// Auto's size rule (measured on the H200, docs/benchmarks.md, issue 16, twenty-fourth session): up to
+// this many rows and stored entries the host analysis and the matrix's upload took 0.56-0.94x the
+// GPU analysis's time, whose launches and synchronizations cost about half a millisecond whatever
+// the size; above either, the GPU was 1.3-15x faster.
+constexpr index_t kHostAnalysisMaxRows = 4000;
+constexpr std::int64_t kHostAnalysisMaxEntries = 45000;
 
 struct TriangularSolveOptions {
   // Where solves run (solve_device.hpp): auto = a CUDA worker when there is one, else the CPUs. Solves

@@ -51,8 +51,27 @@ bool check_options(const TriangularSolveOptions& options, const rt::TaskRuntime&
 
 }  // namespace
 
+AnalysisPlace parse_analysis_place(const std::string& name) {
+  if (name == "auto") return AnalysisPlace::Auto;
+  if (name == "host") return AnalysisPlace::Host;
+  if (name == "gpu") return AnalysisPlace::Gpu;
+  throw InvalidArgument("SpTRSV analysis place '" + name + "' (known: auto, host, gpu)");
+}
+
+const char* to_string(AnalysisPlace place) {
+  switch (place) {
+    case AnalysisPlace::Auto:
+      return "auto";
+    case AnalysisPlace::Host:
+      return "host";
+    case AnalysisPlace::Gpu:
+      return "gpu";
+  }
+  return "?";
+}
+
 bool TriangularSolver::analyses_on_gpu(const TriangularSolveOptions& o) const {
-  if (o.analysis_place != AnalysisPlace::Auto) return false;
+  if (o.analysis_place == AnalysisPlace::Host) return false;
   if (o.device != SolveDevice::Auto && o.device != SolveDevice::Gpu) return false;
   if (o.split.mode != SplitMode::Off || o.cpu_mode != CpuMode::Serial) return false;
   if (o.variant == "auto") {  // a search times schemes on the host pattern's device copies
@@ -69,7 +88,8 @@ void TriangularSolver::analyze(const Csr& T, Triangle tri, bool unit_diagonal, c
   // Without a CUDA worker every solve runs on a CPU: the chosen scheme says so.
   const bool gpu = check_options(options, rt_);
   const AnalysisOptions analysis = analysis_options(options, gpu);
-  if (gpu && analyses_on_gpu(options)) {
+  const bool small = T.rows <= kHostAnalysisMaxRows && T.nnz() <= kHostAnalysisMaxEntries;
+  if (gpu && analyses_on_gpu(options) && !(small && options.analysis_place == AnalysisPlace::Auto)) {
     // On the device of the caller's current CUDA context (the first CUDA worker's for the CLI).
     HostInputResult in = analyse_host_input(T, -1, tri, unit_diagonal, analysis);
     if (in.analysed) {  // else not normalised: the host analysis below normalises it

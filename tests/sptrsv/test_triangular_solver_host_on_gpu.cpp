@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "hetsparse/error.hpp"
+#include "sparse/generators.hpp"
 #include "sptrsv/triangular_solver.hpp"
 #include "tests/support/codelet_checks.hpp"
 #include "tests/support/sptrsv_checks.hpp"
@@ -69,7 +70,7 @@ TEST(TriangularSolverGpu, HostInputAnalysedOnTheGpu) {
           on_host.analyze(T, tri, unit, o);
           EXPECT_FALSE(on_host.analysed_on_device()) << what;
           sptrsv::TriangularSolver s(r);
-          o.analysis_place = sptrsv::AnalysisPlace::Auto;
+          o.analysis_place = sptrsv::AnalysisPlace::Gpu;  // small: Auto would analyse it on the host
           s.analyze(T, tri, unit, o);
           EXPECT_TRUE(s.analysed_on_device()) << what;
           EXPECT_EQ(s.chosen_variant(), v) << what;
@@ -103,6 +104,7 @@ TEST(TriangularSolverGpu, HostInputNotNormalisedIsAnalysedOnTheHost) {
   sptrsv::TriangularSolveOptions o;
   o.device = sptrsv::SolveDevice::Gpu;
   o.variant = "clusterlevels";
+  o.analysis_place = sptrsv::AnalysisPlace::Gpu;  // refused there: analysed on the host
   sptrsv::TriangularSolver s(r);
   s.analyze(T, Triangle::Lower, false, o);
   EXPECT_FALSE(s.analysed_on_device());
@@ -110,6 +112,43 @@ TEST(TriangularSolverGpu, HostInputNotNormalisedIsAnalysedOnTheHost) {
   Csr bad = normalised(T, Triangle::Lower, false);
   bad.values[static_cast<std::size_t>(bad.rowptr[5] - 1)] = std::nan("");  // row 4's diagonal
   EXPECT_THROW(s.analyze(bad, Triangle::Lower, false, o), StructureError);
+}
+
+// Auto's size rule: a triangle of at most kHostAnalysisMaxRows rows and kHostAnalysisMaxEntries
+// entries is analysed on the host, a larger one (rows or entries) on the GPU; both solve right.
+TEST(TriangularSolverGpu, AutoAnalysesSmallTrianglesOnTheHost) {
+  rt::Runtime r(test_runtime_options("eager", 1, 1));
+  if (r.cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
+  struct Case {
+    index_t side;
+    bool on_gpu;
+  };
+  // 2D Laplacians of 5 entries a row: 60^2 = 3,600 rows (host), 64^2 = 4,096 rows (GPU).
+  for (const Case c : {Case{60, false}, Case{64, true}}) {
+    const Csr T = normalised(solver_input(anchor_laplacian_lower(2, c.side, 5), Triangle::Lower, false, 44),
+                             Triangle::Lower, false);
+    ASSERT_EQ(T.rows <= sptrsv::kHostAnalysisMaxRows && T.nnz() <= sptrsv::kHostAnalysisMaxEntries, !c.on_gpu);
+    sptrsv::TriangularSolveOptions o;
+    o.device = sptrsv::SolveDevice::Gpu;
+    o.variant = "wavefront";
+    sptrsv::TriangularSolver s(r);
+    s.analyze(T, Triangle::Lower, false, o);
+    const std::string what = std::to_string(T.rows) + " rows";
+    EXPECT_EQ(s.analysed_on_device(), c.on_gpu) << what;
+    expect_solves(s, T, Triangle::Lower, false, what);
+  }
+  // Few rows but many entries: the GPU.
+  const Csr dense = normalised(solver_input(anchor_rmat_lower(11, 40, 5), Triangle::Lower, false, 45),
+                               Triangle::Lower, false);
+  ASSERT_LE(dense.rows, sptrsv::kHostAnalysisMaxRows);
+  ASSERT_GT(dense.nnz(), sptrsv::kHostAnalysisMaxEntries);
+  sptrsv::TriangularSolveOptions o;
+  o.device = sptrsv::SolveDevice::Gpu;
+  o.variant = "wavefront";
+  sptrsv::TriangularSolver s(r);
+  s.analyze(dense, Triangle::Lower, false, o);
+  EXPECT_TRUE(s.analysed_on_device());
+  expect_solves(s, dense, Triangle::Lower, false, "R-MAT 11:40");
 }
 
 }  // namespace
