@@ -40,10 +40,9 @@ enum class AnalysisPlace { Auto, Host, Gpu };
 AnalysisPlace parse_analysis_place(const std::string& name);  // auto, host, gpu; InvalidArgument else
 const char* to_string(AnalysisPlace place);
 
-// Auto's size rule (measured on the H200, docs/benchmarks.md, issue 16, twenty-fourth session): up to
-// this many rows and stored entries the host analysis and the matrix's upload took 0.56-0.94x the
-// GPU analysis's time, whose launches and synchronizations cost about half a millisecond whatever
-// the size; above either, the GPU was 1.3-15x faster.
+// Auto's size rule: up to this many rows and stored entries the host analysis (with the matrix's
+// upload) beats the GPU analysis, whose launches and synchronizations cost a fixed fraction of a
+// millisecond; above either the GPU wins (docs/benchmarks.md, issue 16, twenty-fourth session).
 constexpr index_t kHostAnalysisMaxRows = 4000;
 constexpr std::int64_t kHostAnalysisMaxEntries = 45000;
 
