@@ -91,13 +91,26 @@ starpu_codelet make_codelet(starpu_cuda_func_t f, starpu_data_access_mode mode, 
   return cl;
 }
 
+// hetsparse's resident solve task has three data (b R, x W, the values R) and a history model.
+starpu_codelet three_data_codelet() {
+  starpu_codelet cl = make_codelet(cuda_empty, STARPU_R, "empty_three");
+  cl.nbuffers = 3;
+  cl.modes[1] = STARPU_W;
+  cl.modes[2] = STARPU_R;
+  return cl;
+}
+
+starpu_perfmodel g_history{};
+
 std::atomic<long> g_in_flight{0};
 void task_done(void*) { g_in_flight.fetch_sub(1, std::memory_order_release); }
 
-void submit(starpu_codelet* cl, starpu_data_handle_t h, int worker) {
+void submit(starpu_codelet* cl, starpu_data_handle_t h, int worker, starpu_data_handle_t h1 = nullptr,
+            starpu_data_handle_t h2 = nullptr) {
   starpu_task* t = starpu_task_create();
   t->cl = cl;
   t->handles[0] = h;
+  if (h1) t->handles[1] = h1, t->handles[2] = h2;
   t->execute_on_a_specific_worker = 1;
   t->workerid = static_cast<unsigned>(worker);
   t->callback_func = task_done;
@@ -107,6 +120,13 @@ void submit(starpu_codelet* cl, starpu_data_handle_t h, int worker) {
 
 void spin_done() {
   while (g_in_flight.load(std::memory_order_acquire) > 0) __builtin_ia32_pause();
+}
+
+// hetsparse's Runtime::wait_all: the flag, then StarPU's own count, then its wait (returning at once).
+void spin_then_starpu_wait() {
+  spin_done();
+  while (starpu_task_nsubmitted() > 0) __builtin_ia32_pause();
+  starpu_task_wait_for_all();
 }
 
 }  // namespace
@@ -153,6 +173,15 @@ int main(int argc, char** argv) try {
   starpu_codelet empty_r = make_codelet(cuda_empty, STARPU_R, "empty_r");
   starpu_codelet nothing_r = make_codelet(cuda_nothing, STARPU_R, "nothing_r");
   starpu_codelet empty_r_sync = make_codelet(cuda_empty_sync, STARPU_R, "empty_r_sync", false);
+  starpu_codelet three = three_data_codelet();
+  starpu_codelet modelled = make_codelet(cuda_empty, STARPU_R, "empty_r_history");
+  g_history.type = STARPU_HISTORY_BASED;
+  g_history.symbol = "hetsparse_bench_round_trip_empty";
+  modelled.model = &g_history;
+  std::vector<double> x(1024, 0.0), vals(1024, 1.0);
+  starpu_data_handle_t hx, hv;
+  starpu_vector_data_register(&hx, STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(x.data()), x.size(), sizeof(double));
+  starpu_vector_data_register(&hv, STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(vals.data()), vals.size(), sizeof(double));
   submit(&empty_rw, h, worker);  // the vector moves to the GPU and stays valid there
   starpu_task_wait_for_all();
 
@@ -168,6 +197,12 @@ int main(int argc, char** argv) try {
     report("alternate_async", async_us, "starpu_task_empty_kernel_r, alternating with the next");
     report("alternate_sync", sync_us, "starpu_task_empty_kernel_r_sync, alternating with the last");
   }
+  report("starpu_task_three_data", time_each(runs, [&] { submit(&three, h, worker, hx, hv); spin_done(); }),
+         "empty kernel, three data (R, W, R) as a resident solve's, callback flag");
+  report("starpu_task_history_model", time_each(runs, [&] { submit(&modelled, h, worker); spin_done(); }),
+         "empty kernel, R handle, a history-based perf model, callback flag");
+  report("starpu_task_hetsparse_wait", time_each(runs, [&] { submit(&empty_r, h, worker); spin_then_starpu_wait(); }),
+         "empty kernel, R handle, the flag then starpu_task_nsubmitted() == 0 then starpu_task_wait_for_all");
   report("starpu_task_empty_kernel_rw", time_each(runs, [&] { submit(&empty_rw, h, worker); spin_done(); }),
          "empty kernel, RW handle, callback flag");
   report("starpu_task_empty_kernel_wait_for_all",
@@ -188,6 +223,8 @@ int main(int argc, char** argv) try {
   starpu_task_wait_for_all();
   std::fprintf(stderr, "bench_round_trip: measures done, shutting StarPU down\n");
   starpu_data_unregister(h);
+  starpu_data_unregister(hx);
+  starpu_data_unregister(hv);
   starpu_shutdown();
   std::fprintf(stderr, "bench_round_trip: StarPU shut down\n");
   return 0;

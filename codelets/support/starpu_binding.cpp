@@ -52,6 +52,8 @@ StarpuCodelet::StarpuCodelet(const Kernel& kernel, TaskFunction cpu, TaskFunctio
   // one as long as the longest task allowed.
   nodes_.fill(STARPU_SPECIFIC_NODE_LOCAL);
   cl_.dyn_nodes = nodes_.data();
+  pinned_cl_ = cl_;  // before StarPU has seen either
+  pinned_cl_.model = nullptr;
 }
 
 void StarpuBindings::add(const Kernel& kernel, TaskFunction cpu, TaskFunction cuda) {
@@ -60,9 +62,10 @@ void StarpuBindings::add(const Kernel& kernel, TaskFunction cpu, TaskFunction cu
   codelets_[&kernel] = std::make_unique<StarpuCodelet>(kernel, kernel.devices.has(Device::Cpu) ? cpu : nullptr, cuda);
 }
 
-starpu_codelet* StarpuBindings::find(const Kernel& kernel) const {
+starpu_codelet* StarpuBindings::find(const Kernel& kernel, bool pinned) const {
   const auto it = codelets_.find(&kernel);
-  return it == codelets_.end() ? nullptr : it->second->codelet();
+  if (it == codelets_.end()) return nullptr;
+  return pinned ? it->second->pinned_codelet() : it->second->codelet();
 }
 
 }  // namespace hetsparse::rt

@@ -30,12 +30,17 @@ class StarpuCodelet {
   StarpuCodelet(const StarpuCodelet&) = delete;
   StarpuCodelet& operator=(const StarpuCodelet&) = delete;
   starpu_codelet* codelet() { return &cl_; }
+  // The same codelet without the perf model, for tasks pinned to one worker: no scheduler weighs
+  // them, and a model would be updated at each one's end (docs/benchmarks.md, issue 16,
+  // twenty-fourth session).
+  starpu_codelet* pinned_codelet() { return &pinned_cl_; }
 
  private:
   std::string symbol_;
   std::array<int, kMaxTaskData> nodes_{};
   starpu_perfmodel model_{};
   starpu_codelet cl_{};
+  starpu_codelet pinned_cl_{};
 };
 
 template <class Tasks, class = void>
@@ -57,8 +62,8 @@ class StarpuBindings {
       throw InvalidArgument(std::string("kernel '") + kernel.name + "' says it runs on CUDA but has no CUDA task");
     add(kernel, guarded<&Tasks::cpu>, cuda);
   }
-  // The codelet of a bound kernel, nullptr for one never bound.
-  starpu_codelet* find(const Kernel& kernel) const;
+  // The codelet of a bound kernel (pinned: StarpuCodelet::pinned_codelet), nullptr for one never bound.
+  starpu_codelet* find(const Kernel& kernel, bool pinned = false) const;
 
  private:
   void add(const Kernel& kernel, TaskFunction cpu, TaskFunction cuda);

@@ -122,6 +122,7 @@ void Runtime::submit(TaskSpec spec) {
     if (const int only = sole_worker(workers_, spec); only >= 0) {
       t->execute_on_a_specific_worker = 1;
       t->workerid = static_cast<unsigned>(only);
+      t->cl = bound_kernels().find(*spec.kernel, true);  // no scheduler weighs it: no model to update
     }
   }
   t->flops = spec.flops;
