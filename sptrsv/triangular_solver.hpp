@@ -38,7 +38,6 @@ class SplitSolver;  // split_solver.hpp
 // kHostAnalysisMaxEntries) on the host; Host = always on the host (TriangularPattern).
 enum class AnalysisPlace { Auto, Host, Gpu };
 AnalysisPlace parse_analysis_place(const std::string& name);  // auto, host, gpu; InvalidArgument else
-const char* to_string(AnalysisPlace place);
 
 // Auto's size rule: up to this many rows and stored entries the host analysis (with the matrix's
 // upload) beats the GPU analysis, whose launches and synchronizations cost a fixed fraction of a

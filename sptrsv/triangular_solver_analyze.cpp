@@ -58,18 +58,6 @@ AnalysisPlace parse_analysis_place(const std::string& name) {
   throw InvalidArgument("SpTRSV analysis place '" + name + "' (known: auto, host, gpu)");
 }
 
-const char* to_string(AnalysisPlace place) {
-  switch (place) {
-    case AnalysisPlace::Auto:
-      return "auto";
-    case AnalysisPlace::Host:
-      return "host";
-    case AnalysisPlace::Gpu:
-      return "gpu";
-  }
-  return "?";
-}
-
 bool TriangularSolver::analyses_on_gpu(const TriangularSolveOptions& o) const {
   if (o.analysis_place == AnalysisPlace::Host) return false;
   if (o.device != SolveDevice::Auto && o.device != SolveDevice::Gpu) return false;

@@ -142,6 +142,12 @@ int lanes_per_row(double mean_row_nnz) {
   return lanes;
 }
 
+void check_shape(index_t n, std::int64_t nnz, index_t num_levels, double mean_row_nnz) {
+  if (n < 0 || nnz < 0 || num_levels < 0 || !(mean_row_nnz >= 0.0)) {
+    throw InvalidArgument("ag_search_space: negative or NaN matrix shape");
+  }
+}
+
 }  // namespace
 
 // Pruned space (4.5): the paper's full space (n_w x n_g x sw_rnnz x transforms x rg x ws x alpha,
@@ -149,9 +155,7 @@ int lanes_per_row(double mean_row_nnz) {
 // (rg, ws) pairs, times the alpha values that make sense for the level count: alpha = 0 (one
 // kernel per level) only when levels are few enough for per-level launches to be cheap.
 std::vector<AgScheme> ag_search_space(index_t n, std::int64_t nnz, index_t num_levels, double mean_row_nnz) {
-  if (n < 0 || nnz < 0 || num_levels < 0 || !(mean_row_nnz >= 0.0)) {
-    throw InvalidArgument("ag_search_space: negative or NaN matrix shape");
-  }
+  check_shape(n, nnz, num_levels, mean_row_nnz);
   const int lanes = lanes_per_row(mean_row_nnz);
   const auto setup = [](int ng, index_t sw, AgTransform tf, index_t rb, index_t th) {
     AgScheme s;
@@ -202,13 +206,13 @@ std::vector<std::string> ag_search_space_names(index_t n, std::int64_t nnz, inde
   // names are made once per such pair (every "auto" analysis asks, and printing them is most of it).
   static std::mutex mutex;
   static std::map<std::pair<int, bool>, std::vector<std::string>> made;
-  const std::vector<AgScheme> space = ag_search_space(n, nnz, num_levels, mean_row_nnz);  // validates the shape
+  check_shape(n, nnz, num_levels, mean_row_nnz);
   const std::pair<int, bool> key{lanes_per_row(mean_row_nnz), num_levels <= kAgLevelLaunchMaxLevels};
   std::lock_guard<std::mutex> lock(mutex);
   auto it = made.find(key);
   if (it == made.end()) {
     std::vector<std::string> names;
-    for (const AgScheme& s : space) names.push_back(to_string(s));
+    for (const AgScheme& s : ag_search_space(n, nnz, num_levels, mean_row_nnz)) names.push_back(to_string(s));
     it = made.emplace(key, std::move(names)).first;
   }
   return it->second;
