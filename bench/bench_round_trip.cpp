@@ -185,41 +185,39 @@ int main(int argc, char** argv) try {
   submit(&empty_rw, h, worker);  // the vector moves to the GPU and stays valid there
   starpu_task_wait_for_all();
 
-  report("starpu_task_no_launch", time_each(runs, [&] { submit(&nothing_r, h, worker); spin_done(); }),
-         "CUDA codelet that launches nothing, R handle, callback flag");
-  report("starpu_task_empty_kernel_r", time_each(runs, [&] { submit(&empty_r, h, worker); spin_done(); }),
-         "empty kernel, R handle, callback flag");
-  report("starpu_task_empty_kernel_r_sync", time_each(runs, [&] { submit(&empty_r_sync, h, worker); spin_done(); }),
+  // One task submitted and awaited by its callback's flag; a chain of --chain of them, awaited once.
+  const auto once = [&](starpu_codelet* cl) { return [&, cl] { submit(cl, h, worker); spin_done(); }; };
+  const auto chain_of = [&](starpu_codelet* cl) {
+    return [&, cl] {
+      for (int i = 0; i < chain; ++i) submit(cl, h, worker);
+      spin_done();
+    };
+  };
+  report("starpu_task_no_launch", time_each(runs, once(&nothing_r)), "CUDA codelet that launches nothing, R handle, callback flag");
+  report("starpu_task_empty_kernel_r", time_each(runs, once(&empty_r)), "empty kernel, R handle, callback flag");
+  report("starpu_task_empty_kernel_r_sync", time_each(runs, once(&empty_r_sync)),
          "empty kernel synchronized in the codelet (no STARPU_CUDA_ASYNC), R handle, callback flag");
   {
-    auto [async_us, sync_us] = time_alternately(
-        runs, [&] { submit(&empty_r, h, worker); spin_done(); }, [&] { submit(&empty_r_sync, h, worker); spin_done(); });
+    auto [async_us, sync_us] = time_alternately(runs, once(&empty_r), once(&empty_r_sync));
     report("alternate_async", async_us, "starpu_task_empty_kernel_r, alternating with the next");
     report("alternate_sync", sync_us, "starpu_task_empty_kernel_r_sync, alternating with the last");
   }
   report("starpu_task_three_data", time_each(runs, [&] { submit(&three, h, worker, hx, hv); spin_done(); }),
          "empty kernel, three data (R, W, R) as a resident solve's, callback flag");
-  report("starpu_task_history_model", time_each(runs, [&] { submit(&modelled, h, worker); spin_done(); }),
+  report("starpu_task_history_model", time_each(runs, once(&modelled)),
          "empty kernel, R handle, a history-based perf model, callback flag");
   report("starpu_task_hetsparse_wait", time_each(runs, [&] { submit(&empty_r, h, worker); spin_then_starpu_wait(); }),
          "empty kernel, R handle, the flag then starpu_task_nsubmitted() == 0 then starpu_task_wait_for_all");
-  report("starpu_task_empty_kernel_rw", time_each(runs, [&] { submit(&empty_rw, h, worker); spin_done(); }),
-         "empty kernel, RW handle, callback flag");
+  report("starpu_task_empty_kernel_rw", time_each(runs, once(&empty_rw)), "empty kernel, RW handle, callback flag");
   report("starpu_task_empty_kernel_wait_for_all",
          time_each(runs, [&] { submit(&empty_rw, h, worker); starpu_task_wait_for_all(); g_in_flight = 0; }),
          "empty kernel, RW handle, starpu_task_wait_for_all");
-  report("starpu_chain_rw_per_chain", time_each(10, [&] {
-           for (int i = 0; i < chain; ++i) submit(&empty_rw, h, worker);
-           spin_done();
-         }), "per chain of --chain dependent tasks (RW on one handle; divide by --chain)");
-  report("starpu_chain_r_sync_per_chain", time_each(10, [&] {
-           for (int i = 0; i < chain; ++i) submit(&empty_r_sync, h, worker);
-           spin_done();
-         }), "per chain of --chain independent tasks without STARPU_CUDA_ASYNC (divide by --chain)");
-  report("starpu_chain_r_per_chain", time_each(10, [&] {
-           for (int i = 0; i < chain; ++i) submit(&empty_r, h, worker);
-           spin_done();
-         }), "per chain of --chain independent tasks (R on one handle; divide by --chain)");
+  report("starpu_chain_rw_per_chain", time_each(10, chain_of(&empty_rw)),
+         "per chain of --chain dependent tasks (RW on one handle; divide by --chain)");
+  report("starpu_chain_r_sync_per_chain", time_each(10, chain_of(&empty_r_sync)),
+         "per chain of --chain independent tasks without STARPU_CUDA_ASYNC (divide by --chain)");
+  report("starpu_chain_r_per_chain", time_each(10, chain_of(&empty_r)),
+         "per chain of --chain independent tasks (R on one handle; divide by --chain)");
   starpu_task_wait_for_all();
   std::fprintf(stderr, "bench_round_trip: measures done, shutting StarPU down\n");
   starpu_data_unregister(h);
