@@ -39,6 +39,8 @@ std::vector<std::string> unpowered_candidates(index_t n, std::int64_t nnz, index
   std::vector<std::string> out = kernels::gpu_variants();
   out.emplace_back("cusparse");
   out.emplace_back("clusterlevels");
+  out.emplace_back("clusterlevels:lanes=8");  // long rows in narrow levels (cluster_rows_lanes)
+  out.emplace_back("clusterlevels:lanes=32");
   out.emplace_back("wavefront");
   const double mean_row = n > 0 ? double(nnz) / double(n) : 0.0;
   const std::vector<std::string> ag_names = ag::ag_search_space_names(n, nnz, levels, mean_row);
@@ -119,8 +121,8 @@ std::unique_ptr<PreparedScheme> PreparedScheme::from_device(cudaStream_t stream,
     case SchemeKind::Cusparse:
       family = prepare_cusparse(stream, m.view);
       break;
-    case SchemeKind::ClusterLevels:  // longer rows need the host pack
-      if (m.longest_off_diagonals > kernels::ClusterLevelsPack::kMaxWidth) return nullptr;
+    case SchemeKind::ClusterLevels:  // a thread a row: longer rows need the host pack
+      if (spec.cluster.lanes == 1 && m.longest_off_diagonals > kernels::ClusterLevelsPack::kMaxWidth) return nullptr;
       family = prepare_cluster_levels(stream, m.levels, m.view, spec.cluster, m.longest_off_diagonals);
       break;
     case SchemeKind::Wavefront:

@@ -170,6 +170,16 @@ SelectMode parse_select_mode(const std::string& s) {
   throw InvalidArgument("SpTRSV selection mode '" + s + "' (known: search, model, default)");
 }
 
+int cluster_rows_lanes(const TriangularFeatures& f) {
+  // Measured on the H200 (docs/benchmarks.md, issue 16): groups of lanes beat wavefront by 1.06-1.5x on
+  // the real triangles of 20-30 off-diagonals a row in levels of at most 335 rows (EX5, bcsstk13,
+  // bcsstk16, ego-Facebook) and lost on every triangle of shorter rows or wider levels. 8 lanes hold
+  // 32 entries a row; 32 lanes suit longer rows and rows far longer than the mean (hubs).
+  const double off_diagonals = f.rnnz - 1.0, fullest_rows = f.rnnz > 0 ? double(f.lnnz_max) / f.rnnz : 0.0;
+  if (off_diagonals < 16.0 || f.layer_num < 32 || fullest_rows > 512.0) return 0;
+  return off_diagonals >= 24.0 || double(f.rnnz_max) >= 4.0 * f.rnnz ? 32 : 8;
+}
+
 std::string adjust_for_preparation(const std::string& predicted, const std::string& model_best_unpowered,
                                    const TriangularFeatures& f, const std::vector<std::string>& candidates,
                                    int expected_solves, std::string& note) {
@@ -184,14 +194,17 @@ std::string adjust_for_preparation(const std::string& predicted, const std::stri
   // R-MAT and all but one real triangle, deep or shallow, and it prepares in a few solves. Only a
   // powered form on 5-point rows (2D meshes) solved faster, after seconds of preparation: such a pick
   // stands when it pays back. Where the caller's candidates leave wavefront out, 2D-like profiles
-  // (fullest level within two blocks, rows of <= 5 entries) go to clusterlevels.
+  // (fullest level within two blocks, rows of <= 5 entries) go to clusterlevels. Long rows in narrow
+  // levels go to clusterlevels' groups of lanes (cluster_rows_lanes).
   const double fullest_rows = f.rnnz > 0 ? double(f.lnnz_max) / f.rnnz : 0.0;
   const bool deep = f.layer_num >= 64;
   const auto offered = [&](const char* s) { return std::find(candidates.begin(), candidates.end(), s) != candidates.end(); };
   // A powered pick still standing pays back its preparation: fewer levels to walk.
   const bool powered = scheme_family(pick) == SchemeKind::Powered;
   std::string level_pick;
-  if (offered("wavefront") && !(powered && f.rnnz_max <= 3)) {
+  if (const int lanes = cluster_rows_lanes(f); lanes > 0 && !powered && offered("clusterlevels")) {
+    level_pick = "clusterlevels:lanes=" + std::to_string(lanes);
+  } else if (offered("wavefront") && !(powered && f.rnnz_max <= 3)) {
     level_pick = "wavefront";
   } else if (deep && f.rnnz_max <= 5 && fullest_rows <= 2048 && !powered && offered("clusterlevels")) {
     // Rows of at most 3 entries (5-point stencils): M^4 still fits the pack, and its transform on the

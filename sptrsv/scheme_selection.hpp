@@ -65,9 +65,15 @@ constexpr int kPoweredClusterPaybackSolves = 80;
 // kPoweredClusterPaybackSolves expected solves on), unless a powered pick stands. `note` says what
 // changed. model_best_unpowered: the model's pick among the unpowered candidates (computed by the
 // caller, "" if none).
+// Before all that, long rows in narrow levels (cluster_rows_lanes) go to clusterlevels with groups of
+// lanes ("clusterlevels:lanes=L") when clusterlevels is a candidate and no powered pick stands.
 std::string adjust_for_preparation(const std::string& predicted, const std::string& model_best_unpowered,
                                    const TriangularFeatures& f, const std::vector<std::string>& candidates,
                                    int expected_solves, std::string& note);
+
+// The lanes a row for clusterlevels on this profile (8 or 32), 0 where wavefront is the better kernel:
+// rows of at least 16 off-diagonals on average, at least 32 levels, the fullest of at most 512 rows.
+int cluster_rows_lanes(const TriangularFeatures& f);
 
 // The fixed rule used when nothing can be timed or predicted: PDE-like rows (at most 32 entries,
 // length CoV below 1) -> syncfree_levelorder, anything else -> yuenyeung.

@@ -145,6 +145,19 @@ struct TriangularDeviceView {
   const double* level_values = nullptr;
 };
 
+// The rows as the device packs and kernels read them: the level-ordered copy when the view has one
+// (position p's row stored at p), else the CSR by row.
+struct StoredRows {
+  bool by_position;
+  const index_t* rowptr;
+  const index_t* colind;
+  const double* values;
+};
+inline StoredRows stored_rows(const TriangularDeviceView& d) {
+  const bool copy = d.level_rowptr != nullptr;
+  return {copy, copy ? d.level_rowptr : d.rowptr, copy ? d.level_colind : d.colind, copy ? d.level_values : d.values};
+}
+
 // Device scratch of the sync-free variants: a work counter and one ready flag per row. Carve it from
 // a caller-owned device buffer of solve_workspace_bytes(n) bytes. One workspace per solve in flight:
 // every sync-free solve first resets it on its own stream, so reuse on one stream is safe.

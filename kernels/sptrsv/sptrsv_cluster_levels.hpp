@@ -40,6 +40,11 @@ struct ClusterLevelsOptions {
   // next one (whose row it loads into registers a level ahead), after the barrier's arrive. One level
   // measured best on 3D meshes; one block gains nothing (the prefetches cost issue slots).
   int prefetch_levels = 1;
+  // Threads a row: 1 = a thread a row from the pack above; 4, 8, 16 or 32 = a group of lanes a row,
+  // its entries held abreast (rows of tens of entries in narrow levels), read from the matrix as
+  // analysed, in 1024-thread blocks (threads, ring and ahead do not apply; wide and rows count rows a
+  // group instead of a thread).
+  int lanes = 1;
 };
 
 // One launch of the solve: levels [level_begin, level_end) in a cluster (or one block), or a single
@@ -54,9 +59,16 @@ struct ClusterLevelsPlan {
   int block_threads = 1024;
   bool one_block_ring = true;  // ClusterLevelsOptions::one_block_ring
   int prefetch_levels = 1;     // ClusterLevelsOptions::prefetch_levels
+  int lanes = 1;               // ClusterLevelsOptions::lanes
+  index_t fullest_narrow = 0;  // rows of the fullest level the cluster walks
   std::vector<ClusterLevelsRun> runs;
   index_t narrow_levels = 0, wide_levels = 0;
 };
+
+// Groups of lanes (lanes > 1) spread over the cluster: blocks of just enough threads (a multiple of 32)
+// for `fullest` rows of `lanes` threads at `rows` rows a group, on `blocks` blocks. A block's warps all
+// run every level's instructions, so fewer warps an SM make a shorter level.
+int cluster_rows_block_threads(std::int64_t fullest, int lanes, int blocks, int rows);
 
 // Plans from the level schedule of `t` (t.level_ptr set). `max_blocks` above what the device can
 // co-schedule is the solver's business (it shrinks the cluster). InvalidArgument when t has no level
@@ -65,7 +77,7 @@ ClusterLevelsPlan plan_cluster_levels(const TriangularView& t, const ClusterLeve
 
 // "clusterlevels" or "clusterlevels:key=val,..." with keys blocks (max_blocks, 1..16), threads (block_threads,
 // 0, 512 or 1024), wide (wide_rows_per_thread, >= 1), run (min_run_levels, >= 1), rows (target_rows_per_thread, >= 1),
-// ring (one_block_ring, 0 or 1), ahead (prefetch_levels, 0..4). InvalidArgument naming the
+// ring (one_block_ring, 0 or 1), ahead (prefetch_levels, 0..4), lanes (1, 4, 8, 16, 32). InvalidArgument naming the
 // key otherwise. to_string gives the canonical form back ("clusterlevels" for the defaults).
 bool is_cluster_levels_scheme(const std::string& scheme);
 ClusterLevelsOptions parse_cluster_levels_scheme(const std::string& scheme);
@@ -131,6 +143,8 @@ void pack_cluster_levels_cuda(cudaStream_t stream, const TriangularDeviceView& d
 
 // The plan and the pack uploaded, then solves: a gather of b into level order, cluster launches for
 // the narrow runs, sptrsv_levelset_range_cuda for the wide levels, all on one stream, graph-capturable.
+// With lanes > 1 nothing is packed: the narrow runs read the rows of `device` as they are (its
+// level-ordered copy when it has one) and b in place (sptrsv_cluster_rows_cuda.cu).
 // Needs a GPU of compute capability 9.0 for clusters of more than one block; on older GPUs, or when the
 // device cannot co-schedule the planned cluster, the cluster shrinks (cluster_blocks() says to what).
 class ClusterLevelsSolver {
@@ -151,10 +165,11 @@ class ClusterLevelsSolver {
 
   const ClusterLevelsPlan& plan() const { return plan_; }
   int cluster_blocks() const { return plan_.cluster_blocks; }
-  int width() const { return width_; }
+  int width() const { return width_; }  // of the pack (a thread a row)
 
  private:
   struct DeviceArrays;
+  void prepare_rows(cudaStream_t stream, const TriangularView& host, int rows_per_group);
   TriangularDeviceView device_;
   ClusterLevelsPlan plan_;
   int width_ = 2;

@@ -16,6 +16,7 @@
 #include "kernels/common/cuda_check.hpp"
 #include "kernels/sptrsv/sptrsv_cluster_levels.hpp"
 #include "kernels/sptrsv/sptrsv_cluster_levels_launch.hpp"
+#include "kernels/sptrsv/sptrsv_cluster_sync.cuh"
 
 namespace hetsparse::kernels {
 namespace {
@@ -122,24 +123,9 @@ __device__ __forceinline__ double row_value(const Packed& m, const HeldRow<Width
   return (h.rhs - sum) / h.diagonal;
 }
 
-// The level barrier in two halves. Arrive (release) makes this thread's ring and x stores visible to
-// the cluster; wait (acquire) sees everyone's. One block: __syncthreads, and wait is empty.
-template <bool Cluster>
-__device__ __forceinline__ void barrier_arrive() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  if constexpr (Cluster) {
-    asm volatile("barrier.cluster.arrive.release;" ::: "memory");
-    return;
-  }
-#endif
-  __syncthreads();
-}
-template <bool Cluster>
-__device__ __forceinline__ void barrier_wait() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  if constexpr (Cluster) asm volatile("barrier.cluster.wait.acquire;" ::: "memory");
-#endif
-}
+using cluster_levels_detail::barrier_arrive;
+using cluster_levels_detail::barrier_wait;
+using cluster_levels_detail::cluster_launch_config;
 
 // One level: solves the thread's rows of this one ([first, end), the first already in `held`) and
 // loads its first row of the next level into `next` (positions [next_first, next_end)). In a
@@ -235,29 +221,11 @@ __global__ void __launch_bounds__(Threads, 1)
   }
 }
 
-// A launch of `blocks` blocks of Threads threads on `stream`, one cluster of them when `cluster`
-// (`attribute` holds the cluster size and must outlive the config).
-template <int Threads>
-cudaLaunchConfig_t launch_config(int blocks, bool cluster, cudaStream_t stream, cudaLaunchAttribute& attribute) {
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(static_cast<unsigned>(blocks));
-  config.blockDim = dim3(Threads);
-  config.stream = stream;
-  attribute = cudaLaunchAttribute{};
-  attribute.id = cudaLaunchAttributeClusterDimension;
-  attribute.val.clusterDim.x = static_cast<unsigned>(blocks);
-  attribute.val.clusterDim.y = 1;
-  attribute.val.clusterDim.z = 1;
-  config.attrs = &attribute;
-  config.numAttrs = cluster ? 1 : 0;
-  return config;
-}
-
 template <bool Cluster, bool Ring, int Width, int Threads>
 void launch(cudaStream_t stream, int blocks, const Packed& m, const index_t* level_ptr, const ClusterLevelsRun& run,
             double* x) {
   cudaLaunchAttribute attribute;
-  const cudaLaunchConfig_t config = launch_config<Threads>(blocks, Cluster, stream, attribute);
+  const cudaLaunchConfig_t config = cluster_launch_config(blocks, Threads, 0, Cluster, stream, attribute);
   check_cuda(cudaLaunchKernelEx(&config, cluster_levels_kernel<Cluster, Ring, Width, Threads>, m, level_ptr,
                                 run.level_begin, run.level_end, x),
              "cluster_levels_kernel launch");
@@ -288,7 +256,7 @@ int feasible_blocks(int wanted) {
              "cudaFuncSetAttribute in ClusterLevelsSolver");
   for (int blocks = wanted; blocks > 1; --blocks) {
     cudaLaunchAttribute attribute;
-    const cudaLaunchConfig_t config = launch_config<Threads>(blocks, true, nullptr, attribute);
+    const cudaLaunchConfig_t config = cluster_launch_config(blocks, Threads, 0, true, nullptr, attribute);
     int clusters = 0;
     if (cudaOccupancyMaxActiveClusters(&clusters, kernel, &config) == cudaSuccess && clusters > 0) return blocks;
     (void)cudaGetLastError();  // a refused size is not an error: try a smaller one

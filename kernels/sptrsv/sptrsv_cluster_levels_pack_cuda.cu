@@ -106,14 +106,14 @@ void pack_cluster_levels_cuda(cudaStream_t stream, const TriangularDeviceView& d
              "cudaMemcpyAsync in pack_cluster_levels_cuda");
   position_of_kernel<<<blocks_for(n), kThreads, 0, stream>>>(n, device.level_rows, position_of);
   level_of_kernel<<<blocks_for(n), kThreads, 0, stream>>>(n, device.num_levels, level_ptr, level_of);
-  const bool copy = device.level_rowptr != nullptr;
+  const StoredRows stored = stored_rows(device);
   PackInput in{n,
                device.upper,
-               copy,
+               stored.by_position,
                device.level_rows,
-               copy ? device.level_rowptr : device.rowptr,
-               copy ? device.level_colind : device.colind,
-               copy ? device.level_values : device.values,
+               stored.rowptr,
+               stored.colind,
+               stored.values,
                level_ptr,
                position_of,
                level_of,

@@ -25,7 +25,16 @@ void check_options(const ClusterLevelsOptions& o) {
   if (o.min_run_levels < 1) throw InvalidArgument("clusterlevels: run must be >= 1");
   if (o.target_rows_per_thread < 1) throw InvalidArgument("clusterlevels: rows must be >= 1");
   if (o.prefetch_levels < 0 || o.prefetch_levels > 4) throw InvalidArgument("clusterlevels: ahead must be 0..4");
+  if (o.lanes != 1 && o.lanes != 4 && o.lanes != 8 && o.lanes != 16 && o.lanes != 32) {
+    throw InvalidArgument("clusterlevels: lanes must be 1, 4, 8, 16 or 32, got " + std::to_string(o.lanes));
+  }
+  if (o.lanes > 1 && o.block_threads == 512) {
+    throw InvalidArgument("clusterlevels: lanes > 1 runs 1024-thread blocks, threads=512 does not apply");
+  }
 }
+
+// Rows a block of the cluster solves at once: a thread each, or a group of lanes each.
+std::int64_t rows_a_block(int block_threads, int lanes) { return std::int64_t{block_threads} / lanes; }
 
 // Appends level l to the runs, merging it into the last run when that one is of the same kind.
 void append(std::vector<ClusterLevelsRun>& runs, index_t l, bool wide) {
@@ -38,6 +47,12 @@ void append(std::vector<ClusterLevelsRun>& runs, index_t l, bool wide) {
 
 }  // namespace
 
+int cluster_rows_block_threads(std::int64_t fullest, int lanes, int blocks, int rows) {
+  const std::int64_t groups = (std::max<std::int64_t>(fullest, 1) + rows - 1) / rows;
+  const std::int64_t threads = (groups * lanes + blocks - 1) / blocks;
+  return static_cast<int>(std::clamp<std::int64_t>((threads + 31) / 32 * 32, 32, 1024));
+}
+
 ClusterLevelsPlan plan_cluster_levels(const TriangularView& t, const ClusterLevelsOptions& options) {
   check_options(options);
   if (t.n > 0 && (t.level_ptr == nullptr || t.num_levels <= 0)) {
@@ -45,9 +60,9 @@ ClusterLevelsPlan plan_cluster_levels(const TriangularView& t, const ClusterLeve
   }
   // Wide levels are judged against the largest cluster the options allow (512-thread blocks when the
   // profile decides: the cluster case).
-  const int wide_block = options.block_threads == 0 ? 512 : options.block_threads;
-  const std::int64_t cluster_threads = std::int64_t{options.max_blocks} * wide_block;
-  const std::int64_t wide_rows = cluster_threads * options.wide_rows_per_thread;
+  const int wide_block = options.lanes > 1 ? 1024 : options.block_threads == 0 ? 512 : options.block_threads;
+  const std::int64_t cluster_rows = options.max_blocks * rows_a_block(wide_block, options.lanes);
+  const std::int64_t wide_rows = cluster_rows * options.wide_rows_per_thread;
   auto rows_of = [&](index_t l) { return std::int64_t{t.level_ptr[l + 1]} - t.level_ptr[l]; };
 
   // Narrow runs too short to pay for a cluster launch become level-set launches.
@@ -81,12 +96,30 @@ ClusterLevelsPlan plan_cluster_levels(const TriangularView& t, const ClusterLeve
       fullest_narrow = std::max(fullest_narrow, rows_of(l));
     }
   }
-  plan.block_threads = options.block_threads != 0                         ? options.block_threads
+  plan.lanes = options.lanes;
+  plan.block_threads = options.lanes > 1                                      ? 1024
+                       : options.block_threads != 0                         ? options.block_threads
                        : fullest_narrow <= 1024 * options.target_rows_per_thread ? 1024
                                                                                  : 512;
-  const std::int64_t per_block = std::int64_t{plan.block_threads} * options.target_rows_per_thread;
+  const std::int64_t per_block = rows_a_block(plan.block_threads, options.lanes) * options.target_rows_per_thread;
   plan.cluster_blocks =
       static_cast<int>(std::clamp<std::int64_t>((fullest_narrow + per_block - 1) / per_block, 1, options.max_blocks));
+  plan.fullest_narrow = static_cast<index_t>(fullest_narrow);
+  if (options.lanes > 1) {
+    // A level costs a cluster barrier (about 0.5 µs more than a block's, H200) plus the issue of every
+    // warp's instructions on its SM: one block up to kOneBlockWarps warps, else a cluster of about
+    // kClusterBlockWarps warps a block (docs/benchmarks.md, issue 16).
+    constexpr std::int64_t kOneBlockWarps = 24, kClusterBlockWarps = 6;
+    const std::int64_t rows = options.target_rows_per_thread;
+    const std::int64_t warps = ((fullest_narrow + rows - 1) / rows * options.lanes + 31) / 32;
+    plan.cluster_blocks = warps <= kOneBlockWarps ? 1
+                                                  : static_cast<int>(std::clamp<std::int64_t>(
+                                                        (warps + kClusterBlockWarps - 1) / kClusterBlockWarps, 2,
+                                                        options.max_blocks));
+    plan.cluster_blocks = std::min(plan.cluster_blocks, options.max_blocks);
+    plan.block_threads = cluster_rows_block_threads(fullest_narrow, options.lanes, plan.cluster_blocks,
+                                                    options.target_rows_per_thread);
+  }
   return plan;
 }
 
@@ -122,8 +155,11 @@ ClusterLevelsOptions parse_cluster_levels_scheme(const std::string& scheme) {
       o.one_block_ring = v == 1;
     } else if (key == "ahead") {
       o.prefetch_levels = v;
+    } else if (key == "lanes") {
+      o.lanes = v;
     } else {
-      throw InvalidArgument("clusterlevels: unknown key '" + key + "' (known: blocks, threads, wide, run, rows, ring, ahead)");
+      throw InvalidArgument("clusterlevels: unknown key '" + key +
+                            "' (known: blocks, threads, wide, run, rows, ring, ahead, lanes)");
     }
   }
   check_options(o);
@@ -143,6 +179,7 @@ std::string to_string(const ClusterLevelsOptions& o) {
   add("rows", o.target_rows_per_thread, d.target_rows_per_thread);
   add("ring", o.one_block_ring ? 1 : 0, d.one_block_ring ? 1 : 0);
   add("ahead", o.prefetch_levels, d.prefetch_levels);
+  add("lanes", o.lanes, d.lanes);
   return kName + out;
 }
 

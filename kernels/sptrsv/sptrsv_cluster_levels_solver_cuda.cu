@@ -20,15 +20,37 @@ namespace {
 using cluster_levels_detail::feasible_for;
 using cluster_levels_detail::launch_for;
 using cluster_levels_detail::Packed;
+using cluster_levels_detail::RowsInput;
 
 }  // namespace
 
 struct ClusterLevelsSolver::DeviceArrays {
   DeviceAllocations memory{"ClusterLevelsSolver"};
   Packed packed{};
+  RowsInput rows{};  // lanes > 1 (then no pack)
+  bool shared_x = false;
   const index_t* level_ptr = nullptr;
   double* rhs = nullptr;
 };
+
+// A group of lanes a row reads the rows as analysed: the plan, the cluster the device co-schedules.
+void ClusterLevelsSolver::prepare_rows(cudaStream_t stream, const TriangularView& host, int rows_per_group) {
+  DeviceArrays& a = *arrays_;
+  a.level_ptr = a.memory.upload(stream, host.level_ptr, static_cast<std::size_t>(host.num_levels) + 1);
+  const StoredRows stored = stored_rows(device_);
+  a.rows = RowsInput{host.n,         host.upper,    stored.by_position, device_.level_rows, stored.rowptr,
+                     stored.colind,  stored.values, nullptr,            a.level_ptr};
+  a.shared_x = host.n <= cluster_levels_detail::kRowsSharedX;
+  // A smaller cluster than planned (the device's limit) takes more threads a block.
+  for (;;) {
+    const int blocks = cluster_levels_detail::rows_feasible_for(plan_.lanes, a.shared_x, plan_.cluster_blocks,
+                                                                plan_.block_threads, host.n);
+    if (blocks == plan_.cluster_blocks) break;
+    plan_.cluster_blocks = blocks;
+    plan_.block_threads = cluster_rows_block_threads(plan_.fullest_narrow, plan_.lanes, blocks, rows_per_group);
+  }
+  check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize in ClusterLevelsSolver");
+}
 
 ClusterLevelsSolver::ClusterLevelsSolver(cudaStream_t stream, const TriangularView& host,
                                          const TriangularDeviceView& device, const ClusterLevelsOptions& options,
@@ -36,6 +58,13 @@ ClusterLevelsSolver::ClusterLevelsSolver(cudaStream_t stream, const TriangularVi
     : device_(device), arrays_(std::make_unique<DeviceArrays>()) {
   if (host.n != device.n || host.num_levels != device.num_levels || host.upper != device.upper) {
     throw InvalidArgument("ClusterLevelsSolver: the host and device views describe different matrices");
+  }
+  if (options.lanes > 1) {
+    plan_ = plan_cluster_levels(host, options);
+    if (host.n == 0) return;
+    if (device.level_rows == nullptr) throw InvalidArgument("ClusterLevelsSolver: the device view carries no level schedule");
+    prepare_rows(stream, host, options.target_rows_per_thread);
+    return;
   }
   const index_t longest = longest_row >= 0 ? longest_row : cluster_levels_longest(host);
   if (longest > ClusterLevelsPack::kMaxWidth && host.rowptr == nullptr) {
@@ -86,13 +115,19 @@ ClusterLevelsSolver::~ClusterLevelsSolver() = default;
 void ClusterLevelsSolver::solve(cudaStream_t stream, const double* b, double* x) const {
   if (device_.n == 0) return;
   const DeviceArrays& a = *arrays_;
-  split_gather_cuda(stream, device_.level_rows, device_.n, 0, b, device_.n, a.rhs, device_.n, nullptr, 0, 1);
+  const bool by_groups = plan_.lanes > 1;
+  // A thread a row reads b gathered into level order; a group reads b[row] itself.
+  if (!by_groups) split_gather_cuda(stream, device_.level_rows, device_.n, 0, b, device_.n, a.rhs, device_.n, nullptr, 0, 1);
+  RowsInput rows = a.rows;
+  rows.b = b;
   const int blocks = plan_.cluster_blocks;
   for (const ClusterLevelsRun& run : plan_.runs) {
     if (run.wide) {
       // Reads b itself, which still holds every row of these levels: b may be x, but a row's x is
       // written only when its level is solved.
       sptrsv_levelset_range_cuda(stream, device_, b, x, run.level_begin, run.level_end);
+    } else if (by_groups) {
+      cluster_levels_detail::rows_launch_for(plan_.lanes, a.shared_x, stream, blocks, plan_.block_threads, rows, run, x);
     } else {
       launch_for(width_, plan_.block_threads, stream, blocks, plan_.one_block_ring, a.packed, a.level_ptr, run, x);
     }

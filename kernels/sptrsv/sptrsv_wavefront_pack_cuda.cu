@@ -127,14 +127,14 @@ Packed pack(cudaStream_t stream, const TriangularDeviceView& device, const PackS
   const bool overflow = warp_rows || shape.longest > shape.width;
   std::int64_t* extra_ptr = overflow ? memory.allocate<std::int64_t>(n + 1) : nullptr;
   device_analysis::Scratch<std::uint32_t> warp(warp_rows ? n : 0, stream);
-  const bool copy = device.level_rowptr != nullptr;
+  const StoredRows stored = stored_rows(device);
   const PackInput in{n_rows,
                      device.upper,
                      device.level_rows,
-                     copy ? device.level_rowptr : device.rowptr,
-                     copy ? device.level_colind : device.colind,
-                     copy ? device.level_values : device.values,
-                     copy,
+                     stored.rowptr,
+                     stored.colind,
+                     stored.values,
+                     stored.by_position,
                      position_of.get(),
                      shape.width,
                      shape.warp_row};

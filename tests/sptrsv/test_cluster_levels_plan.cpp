@@ -72,6 +72,44 @@ TEST(ClusterLevelsPlan, AShallowTriangleWithoutWideLevelsIsStillOneRun) {
   EXPECT_EQ(plan.block_threads, 1024);  // fits one block: block barriers, no cluster
 }
 
+TEST(ClusterLevelsPlan, GroupsOfLanesCountRowsAGroupInBlocksOf1024) {
+  std::vector<index_t> rows(40, 300);  // 40 levels of 300 rows (long rows: a group of lanes each)
+  rows.push_back(20000);               // wide for 16 blocks of 32 groups at 4 rows a group (2048)
+  rows.insert(rows.end(), 5, 300);
+  const Profile p(rows);
+  const kernels::ClusterLevelsPlan plan =
+      kernels::plan_cluster_levels(p.view, kernels::parse_cluster_levels_scheme("clusterlevels:lanes=32"));
+  EXPECT_EQ(plan.lanes, 32);
+  EXPECT_EQ(plan.fullest_narrow, 300);
+  EXPECT_EQ(plan.cluster_blocks, 16);   // spread over the cluster: 300 warps
+  EXPECT_EQ(plan.block_threads, 608);   // 300 x 32 threads over 16 blocks, a multiple of 32
+  ASSERT_EQ(plan.runs.size(), 3u);
+  EXPECT_TRUE(plan.runs[1].wide);
+  EXPECT_EQ(plan.runs[1].level_begin, 40);
+  EXPECT_EQ(plan.runs[1].level_end, 41);
+  // Eight lanes: 75 warps, about 6 a block: 13 blocks of 192 threads; capped at 2 blocks: 1024 threads a
+  // block, and two rows a group on the fullest levels.
+  const kernels::ClusterLevelsPlan eight =
+      kernels::plan_cluster_levels(p.view, kernels::parse_cluster_levels_scheme("clusterlevels:lanes=8"));
+  EXPECT_EQ(eight.cluster_blocks, 13);
+  EXPECT_EQ(eight.block_threads, 192);
+  const kernels::ClusterLevelsPlan two =
+      kernels::plan_cluster_levels(p.view, kernels::parse_cluster_levels_scheme("clusterlevels:lanes=8,blocks=2"));
+  EXPECT_EQ(two.cluster_blocks, 2);
+  EXPECT_EQ(two.block_threads, 1024);
+  // Levels of a few rows: one warp, one block; of 90 rows at 8 lanes (23 warps): still one block.
+  const Profile tiny(std::vector<index_t>(10, 3));
+  const kernels::ClusterLevelsPlan one =
+      kernels::plan_cluster_levels(tiny.view, kernels::parse_cluster_levels_scheme("clusterlevels:lanes=8"));
+  EXPECT_EQ(one.cluster_blocks, 1);
+  EXPECT_EQ(one.block_threads, 32);
+  const Profile small(std::vector<index_t>(10, 90));
+  const kernels::ClusterLevelsPlan block =
+      kernels::plan_cluster_levels(small.view, kernels::parse_cluster_levels_scheme("clusterlevels:lanes=8"));
+  EXPECT_EQ(block.cluster_blocks, 1);
+  EXPECT_EQ(block.block_threads, 736);
+}
+
 TEST(ClusterLevelsPlan, SchemeStringsRoundTripAndBadOnesAreNamed) {
   const kernels::ClusterLevelsOptions o =
       kernels::parse_cluster_levels_scheme("clusterlevels:blocks=8,threads=512,run=3,ring=0,ahead=2");
@@ -82,9 +120,13 @@ TEST(ClusterLevelsPlan, SchemeStringsRoundTripAndBadOnesAreNamed) {
   EXPECT_EQ(o.min_run_levels, 3);
   EXPECT_EQ(kernels::to_string(o), "clusterlevels:blocks=8,threads=512,run=3,ring=0,ahead=2");
   EXPECT_EQ(kernels::to_string(kernels::parse_cluster_levels_scheme("clusterlevels")), "clusterlevels");
+  EXPECT_EQ(kernels::to_string(kernels::parse_cluster_levels_scheme("clusterlevels:lanes=16,blocks=4")),
+            "clusterlevels:blocks=4,lanes=16");
   EXPECT_FALSE(kernels::is_cluster_levels_scheme("clusterlevel"));
   for (const char* bad : {"clusterlevels:blocks=0", "clusterlevels:blocks=17", "clusterlevels:threads=768",
-                          "clusterlevels:wide=0", "clusterlevels:ring=2", "clusterlevels:ahead=5", "clusterlevels:size=2", "clusterlevels:blocks", "clusterlevels:rows=x"}) {
+                          "clusterlevels:wide=0", "clusterlevels:ring=2", "clusterlevels:ahead=5", "clusterlevels:size=2",
+                          "clusterlevels:blocks", "clusterlevels:rows=x", "clusterlevels:lanes=2", "clusterlevels:lanes=64",
+                          "clusterlevels:lanes=8,threads=512"}) {
     EXPECT_THROW(kernels::parse_cluster_levels_scheme(bad), InvalidArgument) << bad;
   }
   try {

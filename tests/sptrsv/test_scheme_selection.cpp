@@ -266,5 +266,41 @@ TEST(SchemeSelectionPreparation, PoweredPicksAndLevelProfiles) {
   EXPECT_TRUE(note.empty()) << note;
 }
 
+// Long rows in narrow levels (EX5, bcsstk16, ego-Facebook profiles) go to clusterlevels' groups of
+// lanes, over wavefront and any unpowered pick; short rows, wide levels, few levels do not.
+TEST(SchemeSelectionPreparation, LongRowsInNarrowLevelsGoToGroupsOfLanes) {
+  sptrsv::TriangularFeatures ex5;
+  ex5.layer_num = 42;
+  ex5.rnnz = 23.6;
+  ex5.rnnz_max = 47;
+  ex5.lnnz_max = 8000;  // ~340 rows
+  sptrsv::TriangularFeatures hubs = ex5;  // ego-Facebook: rows far longer than the mean
+  hubs.layer_num = 347;
+  hubs.rnnz = 22.8;
+  hubs.rnnz_max = 252;
+  hubs.lnnz_max = 1800;
+  sptrsv::TriangularFeatures longer = ex5;  // bcsstk16
+  longer.rnnz = 30.2;
+  longer.rnnz_max = 42;
+  const std::vector<std::string> with = {"cusparse", "clusterlevels", "wavefront", "pow2:cusparse"};
+  std::string note;
+  EXPECT_EQ(sptrsv::adjust_for_preparation("wavefront", "", ex5, with, 100, note), "clusterlevels:lanes=8");
+  EXPECT_NE(note.find("level profile"), std::string::npos) << note;
+  EXPECT_EQ(sptrsv::adjust_for_preparation("cusparse", "", hubs, with, 100, note), "clusterlevels:lanes=32");
+  EXPECT_EQ(sptrsv::adjust_for_preparation("cusparse", "", longer, with, 100, note), "clusterlevels:lanes=32");
+  sptrsv::TriangularFeatures f = ex5;
+  f.rnnz = 12.0;  // short rows
+  EXPECT_EQ(sptrsv::adjust_for_preparation("cusparse", "", f, with, 100, note), "wavefront");
+  f = ex5;
+  f.lnnz_max = 30000;  // levels of ~1300 rows
+  EXPECT_EQ(sptrsv::adjust_for_preparation("cusparse", "", f, with, 100, note), "wavefront");
+  f = ex5;
+  f.layer_num = 20;
+  EXPECT_EQ(sptrsv::adjust_for_preparation("cusparse", "", f, with, 100, note), "wavefront");
+  EXPECT_EQ(sptrsv::adjust_for_preparation("cusparse", "", ex5, {"cusparse", "wavefront"}, 100, note), "wavefront");
+  EXPECT_EQ(sptrsv::cluster_rows_lanes(ex5), 8);
+  EXPECT_EQ(sptrsv::cluster_rows_lanes(f), 0);
+}
+
 }  // namespace
 }  // namespace hetsparse::test

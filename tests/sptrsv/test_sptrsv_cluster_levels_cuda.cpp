@@ -29,7 +29,12 @@ using SptrsvClusterLevelsCuda = CudaStreamTest;
 const std::vector<std::string> kSchemes = {"clusterlevels", "clusterlevels:blocks=1", "clusterlevels:threads=512",
                                            "clusterlevels:blocks=1,threads=512", "clusterlevels:blocks=2,threads=512",
                                            "clusterlevels:blocks=1,threads=512,wide=1,run=2",
-                                           "clusterlevels:blocks=1,ring=0"};
+                                           "clusterlevels:blocks=1,ring=0",
+                                           // A group of lanes a row: clusters and one block, a level
+                                           // wider than the groups, wide levels between the runs.
+                                           "clusterlevels:lanes=4", "clusterlevels:lanes=32", "clusterlevels:lanes=8,blocks=1",
+                                           "clusterlevels:lanes=16,blocks=2,wide=1,run=2",
+                                           "clusterlevels:lanes=32,blocks=1,wide=8"};
 
 void expect_scheme_solves(cudaStream_t stream, const NamedTriangle& m, const SolveCase& c, const std::string& scheme) {
   SCOPED_TRACE(m.name + " " + c.label() + " " + scheme);
@@ -91,6 +96,20 @@ TEST_F(SptrsvClusterLevelsCuda, ClustersOfSeveralBlocksRun) {
 TEST_F(SptrsvClusterLevelsCuda, ClusterThreadsWithSeveralRowsInALevel) {
   if (!has_clusters()) GTEST_SKIP() << "thread-block clusters need compute capability 9.0";
   expect_cluster_solves(stream_, 56, "clusterlevels:blocks=2,threads=512", 5);
+}
+
+// Groups of lanes a row in a cluster of several blocks, x copied into every block's shared memory
+// (20³ rows), many rounds: the racecheck target.
+TEST_F(SptrsvClusterLevelsCuda, GroupsOfLanesInAClusterShareX) {
+  if (!has_clusters()) GTEST_SKIP() << "thread-block clusters need compute capability 9.0";
+  expect_cluster_solves(stream_, 20, "clusterlevels:lanes=32", 6);
+  expect_cluster_solves(stream_, 20, "clusterlevels:lanes=4,blocks=3", 6);
+}
+
+// The same where x does not fit in shared memory (40³ rows): read from L2.
+TEST_F(SptrsvClusterLevelsCuda, GroupsOfLanesInAClusterReadXFromL2) {
+  if (!has_clusters()) GTEST_SKIP() << "thread-block clusters need compute capability 9.0";
+  expect_cluster_solves(stream_, 40, "clusterlevels:lanes=8", 5);
 }
 
 // One block with its shared-memory ring (the default there), many rounds: the racecheck target.
