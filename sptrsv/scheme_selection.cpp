@@ -171,13 +171,17 @@ SelectMode parse_select_mode(const std::string& s) {
 }
 
 int cluster_rows_lanes(const TriangularFeatures& f) {
-  // Measured on the H200 (docs/benchmarks.md, issue 16): groups of lanes beat wavefront by 1.06-1.5x on
+  // Measured on the H200 (docs/benchmarks.md, issue 16): groups of lanes beat wavefront by 1.06-1.7x on
   // the real triangles of 20-30 off-diagonals a row in levels of at most 335 rows (EX5, bcsstk13,
-  // bcsstk16, ego-Facebook) and lost on every triangle of shorter rows or wider levels. 8 lanes hold
-  // 32 entries a row; 32 lanes suit longer rows and rows far longer than the mean (hubs).
+  // bcsstk16, ego-Facebook), and by 1.09-1.29x (4 lanes) on rows of 5-10 entries in levels of a few
+  // rows (bcsstk08/09/10/26: one small block). They lost on every other real triangle (shorter rows,
+  // wider levels). 8 lanes hold 32 entries a row; 32 suit longer rows and hubs (rows far past the mean).
   const double off_diagonals = f.rnnz - 1.0, fullest_rows = f.rnnz > 0 ? double(f.lnnz_max) / f.rnnz : 0.0;
-  if (off_diagonals < 16.0 || f.layer_num < 32 || fullest_rows > 512.0) return 0;
-  return off_diagonals >= 24.0 || double(f.rnnz_max) >= 4.0 * f.rnnz ? 32 : 8;
+  if (f.layer_num < 32) return 0;
+  if (off_diagonals >= 16.0 && fullest_rows <= 512.0)
+    return off_diagonals >= 24.0 || double(f.rnnz_max) >= 4.0 * f.rnnz ? 32 : 8;
+  if (f.rnnz >= 6.0 && f.ap <= 16.0 && fullest_rows <= 64.0) return 4;
+  return 0;
 }
 
 std::string adjust_for_preparation(const std::string& predicted, const std::string& model_best_unpowered,

@@ -71,8 +71,9 @@ std::string adjust_for_preparation(const std::string& predicted, const std::stri
                                    const TriangularFeatures& f, const std::vector<std::string>& candidates,
                                    int expected_solves, std::string& note);
 
-// The lanes a row for clusterlevels on this profile (8 or 32), 0 where wavefront is the better kernel:
-// rows of at least 16 off-diagonals on average, at least 32 levels, the fullest of at most 512 rows.
+// The lanes a row for clusterlevels on this profile, 0 where wavefront is the better kernel. At least 32
+// levels, and rows of at least 16 off-diagonals on average in levels of at most 512 rows (8 or 32
+// lanes), or rows of at least 6 entries in levels of at most 16 rows on average and 64 at most (4).
 int cluster_rows_lanes(const TriangularFeatures& f);
 
 // The fixed rule used when nothing can be timed or predicted: PDE-like rows (at most 32 entries,

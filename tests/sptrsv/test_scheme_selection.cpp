@@ -300,6 +300,23 @@ TEST(SchemeSelectionPreparation, LongRowsInNarrowLevelsGoToGroupsOfLanes) {
   EXPECT_EQ(sptrsv::adjust_for_preparation("cusparse", "", ex5, {"cusparse", "wavefront"}, 100, note), "wavefront");
   EXPECT_EQ(sptrsv::cluster_rows_lanes(ex5), 8);
   EXPECT_EQ(sptrsv::cluster_rows_lanes(f), 0);
+  // Rows of 6-10 entries in levels of a few rows (bcsstk08/09/26): 4 lanes, one small block.
+  sptrsv::TriangularFeatures few;
+  few.layer_num = 164;
+  few.rnnz = 8.4;
+  few.rnnz_max = 27;
+  few.ap = 11.7;
+  few.lnnz_max = 400;  // ~48 rows
+  EXPECT_EQ(sptrsv::cluster_rows_lanes(few), 4);
+  f = few;
+  f.ap = 22.8;  // Dubcova1: levels of 23 rows on average
+  EXPECT_EQ(sptrsv::cluster_rows_lanes(f), 0);
+  f = few;
+  f.rnnz = 3.9;  // fe_4elt2: short rows
+  EXPECT_EQ(sptrsv::cluster_rows_lanes(f), 0);
+  f = few;
+  f.lnnz_max = 8000;  // a fullest level of ~950 rows
+  EXPECT_EQ(sptrsv::cluster_rows_lanes(f), 0);
 }
 
 }  // namespace
