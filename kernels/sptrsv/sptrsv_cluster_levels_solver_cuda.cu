@@ -4,6 +4,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -40,7 +41,13 @@ void ClusterLevelsSolver::prepare_rows(cudaStream_t stream, const TriangularView
   const StoredRows stored = stored_rows(device_);
   a.rows = RowsInput{host.n,         host.upper,    stored.by_position, device_.level_rows, stored.rowptr,
                      stored.colind,  stored.values, nullptr,            a.level_ptr};
-  a.shared_x = host.n <= cluster_levels_detail::kRowsSharedX;
+  // x's copy must also fit what this device lets a block opt in to (227 KB on Hopper, less before).
+  int device = 0, optin = 0;
+  check_cuda(cudaGetDevice(&device), "cudaGetDevice in ClusterLevelsSolver");
+  check_cuda(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device),
+             "cudaDeviceGetAttribute in ClusterLevelsSolver");
+  a.shared_x = host.n <= cluster_levels_detail::kRowsSharedX &&
+               static_cast<std::size_t>(host.n) * sizeof(double) <= static_cast<std::size_t>(optin);
   // A smaller cluster than planned (the device's limit) takes more threads a block.
   for (;;) {
     const int blocks = cluster_levels_detail::rows_feasible_for(plan_.lanes, a.shared_x, plan_.cluster_blocks,
