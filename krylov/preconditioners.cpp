@@ -4,6 +4,7 @@
 
 #include "codelets/krylov/krylov_codelet.hpp"
 #include "hetsparse/error.hpp"
+#include "sparse/named_values.hpp"
 #include "krylov/preconditioner.hpp"
 #include "sparse/convert.hpp"
 
@@ -108,23 +109,16 @@ class CompleteCholesky final : public Preconditioner {
 
 }  // namespace
 
+constexpr Named<PreconditionerKind> kPreconditioners[] = {{PreconditionerKind::None, "none"},
+                                                           {PreconditionerKind::Jacobi, "jacobi"},
+                                                           {PreconditionerKind::Ic0, "ic0"},
+                                                           {PreconditionerKind::Cholesky, "cholesky"}};
+
 PreconditionerKind parse_preconditioner(const std::string& name) {
-  if (name == "none") return PreconditionerKind::None;
-  if (name == "jacobi") return PreconditionerKind::Jacobi;
-  if (name == "ic0") return PreconditionerKind::Ic0;
-  if (name == "cholesky") return PreconditionerKind::Cholesky;
-  throw InvalidArgument("unknown preconditioner '" + name + "' (none, jacobi, ic0 or cholesky)");
+  return parse_named(name, kPreconditioners, "preconditioner");
 }
 
-const char* to_string(PreconditionerKind k) {
-  switch (k) {
-    case PreconditionerKind::None: return "none";
-    case PreconditionerKind::Jacobi: return "jacobi";
-    case PreconditionerKind::Ic0: return "ic0";
-    case PreconditionerKind::Cholesky: return "cholesky";
-  }
-  return "?";
-}
+const char* to_string(PreconditionerKind k) { return name_of(k, kPreconditioners); }
 
 std::unique_ptr<Preconditioner> make_preconditioner(rt::TaskRuntime& rt, const Csr& A,
                                                     const PreconditionerOptions& options) {

@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "hetsparse/error.hpp"
+#include "sparse/named_values.hpp"
 
 namespace hetsparse::planners {
 namespace {
@@ -63,23 +64,16 @@ SpmvPartition empty_partition(const Csr& A, PartitionFormat f, std::size_t parts
 
 }  // namespace
 
+constexpr Named<PartitionFormat> kFormats[] = {{PartitionFormat::Pcsr, "pcsr"},
+                                                {PartitionFormat::Pcsc, "pcsc"},
+                                                {PartitionFormat::Pcoo, "pcoo"},
+                                                {PartitionFormat::Auto, "auto"}};
+
 PartitionFormat parse_partition_format(const std::string& name) {
-  if (name == "pcsr") return PartitionFormat::Pcsr;
-  if (name == "pcsc") return PartitionFormat::Pcsc;
-  if (name == "pcoo") return PartitionFormat::Pcoo;
-  if (name == "auto") return PartitionFormat::Auto;
-  throw InvalidArgument("partition format '" + name + "': expected pcsr, pcsc, pcoo or auto");
+  return parse_named(name, kFormats, "partition format");
 }
 
-const char* to_string(PartitionFormat f) {
-  switch (f) {
-    case PartitionFormat::Pcsr: return "pcsr";
-    case PartitionFormat::Pcsc: return "pcsc";
-    case PartitionFormat::Pcoo: return "pcoo";
-    case PartitionFormat::Auto: return "auto";
-  }
-  return "?";
-}
+const char* to_string(PartitionFormat f) { return name_of(f, kFormats); }
 
 bool SpmvPartition::has_task(std::size_t k) const {
   const SpmvPart& p = parts.at(k);

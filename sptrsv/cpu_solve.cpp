@@ -3,24 +3,18 @@
 
 #include "codelets/sptrsv/sptrsv_level_codelets.hpp"
 #include "hetsparse/error.hpp"
+#include "sparse/named_values.hpp"
 
 namespace hetsparse::sptrsv {
 
-CpuMode parse_cpu_mode(const std::string& name) {
-  if (name == "serial") return CpuMode::Serial;
-  if (name == "parallel-task") return CpuMode::ParallelTask;
-  if (name == "level-tasks") return CpuMode::LevelTasks;
-  throw InvalidArgument("unknown CPU solve mode '" + name + "' (serial, parallel-task or level-tasks)");
-}
+namespace {
+constexpr Named<CpuMode> kCpuModes[] = {
+    {CpuMode::Serial, "serial"}, {CpuMode::ParallelTask, "parallel-task"}, {CpuMode::LevelTasks, "level-tasks"}};
+}  // namespace
 
-const char* to_string(CpuMode m) {
-  switch (m) {
-    case CpuMode::Serial: return "serial";
-    case CpuMode::ParallelTask: return "parallel-task";
-    case CpuMode::LevelTasks: return "level-tasks";
-  }
-  return "?";
-}
+CpuMode parse_cpu_mode(const std::string& name) { return parse_named(name, kCpuModes, "CPU solve mode"); }
+
+const char* to_string(CpuMode m) { return name_of(m, kCpuModes); }
 
 LevelTaskPlanner::LevelTaskPlanner(rt::TaskRuntime& rt, const LevelTaskOptions& options)
     : rt_(rt), options_(options) {

@@ -12,6 +12,7 @@
 #include <random>
 
 #include "hetsparse/error.hpp"
+#include "sparse/named_values.hpp"
 #include "sptrsv/fingerprint.hpp"
 #include "sptrsv/prepared_scheme.hpp"
 #include "sptrsv/scheme_model.hpp"
@@ -164,10 +165,9 @@ bool selects_by_model(const SelectionOptions& o) {
 }
 
 SelectMode parse_select_mode(const std::string& s) {
-  if (s.empty() || s == "default") return SelectMode::Default;
-  if (s == "search") return SelectMode::Search;
-  if (s == "model") return SelectMode::Model;
-  throw InvalidArgument("SpTRSV selection mode '" + s + "' (known: search, model, default)");
+  static constexpr Named<SelectMode> kModes[] = {
+      {SelectMode::Default, "default"}, {SelectMode::Search, "search"}, {SelectMode::Model, "model"}};
+  return s.empty() ? SelectMode::Default : parse_named(s, kModes, "SpTRSV selection mode");
 }
 
 int cluster_rows_lanes(const TriangularFeatures& f) {

@@ -1,26 +1,20 @@
 #include "sptrsv/solve_device.hpp"
 
 #include "hetsparse/error.hpp"
+#include "sparse/named_values.hpp"
 
 namespace hetsparse::sptrsv {
+namespace {
+constexpr Named<SolveDevice> kSolveDevices[] = {{SolveDevice::Auto, "auto"},
+                                                {SolveDevice::Any, "any"},
+                                                {SolveDevice::Cpu, "cpu"},
+                                                {SolveDevice::Gpu, "gpu"},
+                                                {SolveDevice::Gpu, "cuda"}};
+}  // namespace
 
-SolveDevice parse_solve_device(const std::string& name) {
-  if (name == "auto") return SolveDevice::Auto;
-  if (name == "any") return SolveDevice::Any;
-  if (name == "cpu") return SolveDevice::Cpu;
-  if (name == "gpu" || name == "cuda") return SolveDevice::Gpu;
-  throw InvalidArgument("unknown solve device '" + name + "' (auto, any, cpu or gpu)");
-}
+SolveDevice parse_solve_device(const std::string& name) { return parse_named(name, kSolveDevices, "solve device"); }
 
-const char* to_string(SolveDevice d) {
-  switch (d) {
-    case SolveDevice::Auto: return "auto";
-    case SolveDevice::Any: return "any";
-    case SolveDevice::Cpu: return "cpu";
-    case SolveDevice::Gpu: return "gpu";
-  }
-  return "?";
-}
+const char* to_string(SolveDevice d) { return name_of(d, kSolveDevices); }
 
 rt::Where solve_where(SolveDevice device, bool cuda_available) {
   switch (device) {

@@ -2,25 +2,20 @@
 #include "sptrsv/split_options.hpp"
 
 #include "hetsparse/error.hpp"
+#include "sparse/named_values.hpp"
 
 namespace hetsparse::sptrsv {
+namespace {
+constexpr Named<SplitMode> kSplitModes[] = {{SplitMode::Off, "off"},
+                                            {SplitMode::Auto, "auto"},
+                                            {SplitMode::CpuGpu, "cpu-gpu"},
+                                            {SplitMode::CpuCpu, "cpu-cpu"},
+                                            {SplitMode::GpuGpu, "gpu-gpu"}};
+}  // namespace
 
-SplitMode parse_split_mode(const std::string& name) {
-  for (SplitMode m : {SplitMode::Off, SplitMode::Auto, SplitMode::CpuGpu, SplitMode::CpuCpu, SplitMode::GpuGpu})
-    if (name == to_string(m)) return m;
-  throw InvalidArgument("unknown split mode '" + name + "' (off, auto, cpu-gpu, cpu-cpu or gpu-gpu)");
-}
+SplitMode parse_split_mode(const std::string& name) { return parse_named(name, kSplitModes, "split mode"); }
 
-const char* to_string(SplitMode m) {
-  switch (m) {
-    case SplitMode::Off: return "off";
-    case SplitMode::Auto: return "auto";
-    case SplitMode::CpuGpu: return "cpu-gpu";
-    case SplitMode::CpuCpu: return "cpu-cpu";
-    case SplitMode::GpuGpu: return "gpu-gpu";
-  }
-  return "?";
-}
+const char* to_string(SplitMode m) { return name_of(m, kSplitModes); }
 
 planners::SplitPolicy forced_policy(SplitMode mode) {
   switch (mode) {

@@ -8,6 +8,7 @@
 
 #include "codelets/sptrsv/sptrsv_codelet.hpp"
 #include "hetsparse/error.hpp"
+#include "sparse/named_values.hpp"
 #include "sptrsv/selection_store.hpp"
 #include "sptrsv/split_solver.hpp"
 #include "sptrsv/triangular_solver.hpp"
@@ -52,10 +53,9 @@ bool check_options(const TriangularSolveOptions& options, const rt::TaskRuntime&
 }  // namespace
 
 AnalysisPlace parse_analysis_place(const std::string& name) {
-  if (name == "auto") return AnalysisPlace::Auto;
-  if (name == "host") return AnalysisPlace::Host;
-  if (name == "gpu") return AnalysisPlace::Gpu;
-  throw InvalidArgument("SpTRSV analysis place '" + name + "' (known: auto, host, gpu)");
+  static constexpr Named<AnalysisPlace> kPlaces[] = {
+      {AnalysisPlace::Auto, "auto"}, {AnalysisPlace::Host, "host"}, {AnalysisPlace::Gpu, "gpu"}};
+  return parse_named(name, kPlaces, "SpTRSV analysis place");
 }
 
 bool TriangularSolver::analyses_on_gpu(const TriangularSolveOptions& o) const {
