@@ -170,13 +170,18 @@ SelectMode parse_select_mode(const std::string& s) {
   return s.empty() ? SelectMode::Default : parse_named(s, kModes, "SpTRSV selection mode");
 }
 
+namespace {
+// Rows of the fullest level, estimated from its entries (the features keep entries a level, not rows).
+double fullest_level_rows(const TriangularFeatures& f) { return f.rnnz > 0 ? double(f.lnnz_max) / f.rnnz : 0.0; }
+}  // namespace
+
 int cluster_rows_lanes(const TriangularFeatures& f) {
   // Measured on the H200 (docs/benchmarks.md, issue 16): groups of lanes beat wavefront by 1.06-1.7x on
   // the real triangles of 20-30 off-diagonals a row in levels of at most 335 rows (EX5, bcsstk13,
   // bcsstk16, ego-Facebook), and by 1.09-1.29x (4 lanes) on rows of 5-10 entries in levels of a few
   // rows (bcsstk08/09/10/26: one small block). They lost on every other real triangle (shorter rows,
   // wider levels). 8 lanes hold 32 entries a row; 32 suit longer rows and hubs (rows far past the mean).
-  const double off_diagonals = f.rnnz - 1.0, fullest_rows = f.rnnz > 0 ? double(f.lnnz_max) / f.rnnz : 0.0;
+  const double off_diagonals = f.rnnz - 1.0, fullest_rows = fullest_level_rows(f);
   if (f.layer_num < 32) return 0;
   if (off_diagonals >= 16.0 && fullest_rows <= 512.0)
     return off_diagonals >= 24.0 || double(f.rnnz_max) >= 4.0 * f.rnnz ? 32 : 8;
@@ -200,7 +205,7 @@ std::string adjust_for_preparation(const std::string& predicted, const std::stri
   // stands when it pays back. Where the caller's candidates leave wavefront out, 2D-like profiles
   // (fullest level within two blocks, rows of <= 5 entries) go to clusterlevels. Long rows in narrow
   // levels go to clusterlevels' groups of lanes (cluster_rows_lanes).
-  const double fullest_rows = f.rnnz > 0 ? double(f.lnnz_max) / f.rnnz : 0.0;
+  const double fullest_rows = fullest_level_rows(f);
   const bool deep = f.layer_num >= 64;
   const auto offered = [&](const char* s) { return std::find(candidates.begin(), candidates.end(), s) != candidates.end(); };
   // A powered pick still standing pays back its preparation: fewer levels to walk.

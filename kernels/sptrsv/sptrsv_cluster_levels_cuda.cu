@@ -246,22 +246,11 @@ void launch_run(cudaStream_t stream, int blocks, bool ring, const Packed& m, con
 // The largest cluster of at most `wanted` blocks this device co-schedules (1 below compute 9.0).
 template <int Width, int Threads>
 int feasible_blocks(int wanted) {
-  int device = 0, major = 0;
-  check_cuda(cudaGetDevice(&device), "cudaGetDevice in ClusterLevelsSolver");
-  check_cuda(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device),
-             "cudaDeviceGetAttribute in ClusterLevelsSolver");
-  if (major < 9 || wanted <= 1) return 1;
+  if (wanted <= 1 || !cluster_levels_detail::device_has_clusters()) return 1;
   const auto kernel = cluster_levels_kernel<true, true, Width, Threads>;
   check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1),
              "cudaFuncSetAttribute in ClusterLevelsSolver");
-  for (int blocks = wanted; blocks > 1; --blocks) {
-    cudaLaunchAttribute attribute;
-    const cudaLaunchConfig_t config = cluster_launch_config(blocks, Threads, 0, true, nullptr, attribute);
-    int clusters = 0;
-    if (cudaOccupancyMaxActiveClusters(&clusters, kernel, &config) == cudaSuccess && clusters > 0) return blocks;
-    (void)cudaGetLastError();  // a refused size is not an error: try a smaller one
-  }
-  return 1;
+  return cluster_levels_detail::largest_cluster(kernel, wanted, Threads, 0);
 }
 
 }  // namespace

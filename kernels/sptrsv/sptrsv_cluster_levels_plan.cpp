@@ -33,9 +33,6 @@ void check_options(const ClusterLevelsOptions& o) {
   }
 }
 
-// Rows a block of the cluster solves at once: a thread each, or a group of lanes each.
-std::int64_t rows_a_block(int block_threads, int lanes) { return std::int64_t{block_threads} / lanes; }
-
 // Appends level l to the runs, merging it into the last run when that one is of the same kind.
 void append(std::vector<ClusterLevelsRun>& runs, index_t l, bool wide) {
   if (!runs.empty() && runs.back().wide == wide && runs.back().level_end == l) {
@@ -61,7 +58,8 @@ ClusterLevelsPlan plan_cluster_levels(const TriangularView& t, const ClusterLeve
   // Wide levels are judged against the largest cluster the options allow (512-thread blocks when the
   // profile decides: the cluster case).
   const int wide_block = options.lanes > 1 ? 1024 : options.block_threads == 0 ? 512 : options.block_threads;
-  const std::int64_t cluster_rows = options.max_blocks * rows_a_block(wide_block, options.lanes);
+  // Rows the cluster solves at once: a thread each, or a group of lanes each.
+  const std::int64_t cluster_rows = std::int64_t{options.max_blocks} * wide_block / options.lanes;
   const std::int64_t wide_rows = cluster_rows * options.wide_rows_per_thread;
   auto rows_of = [&](index_t l) { return std::int64_t{t.level_ptr[l + 1]} - t.level_ptr[l]; };
 
@@ -97,13 +95,6 @@ ClusterLevelsPlan plan_cluster_levels(const TriangularView& t, const ClusterLeve
     }
   }
   plan.lanes = options.lanes;
-  plan.block_threads = options.lanes > 1                                      ? 1024
-                       : options.block_threads != 0                         ? options.block_threads
-                       : fullest_narrow <= 1024 * options.target_rows_per_thread ? 1024
-                                                                                 : 512;
-  const std::int64_t per_block = rows_a_block(plan.block_threads, options.lanes) * options.target_rows_per_thread;
-  plan.cluster_blocks =
-      static_cast<int>(std::clamp<std::int64_t>((fullest_narrow + per_block - 1) / per_block, 1, options.max_blocks));
   plan.fullest_narrow = static_cast<index_t>(fullest_narrow);
   if (options.lanes > 1) {
     // A level costs a cluster barrier (about 0.5 µs more than a block's, H200) plus the issue of every
@@ -112,14 +103,19 @@ ClusterLevelsPlan plan_cluster_levels(const TriangularView& t, const ClusterLeve
     constexpr std::int64_t kOneBlockWarps = 24, kClusterBlockWarps = 6;
     const std::int64_t rows = options.target_rows_per_thread;
     const std::int64_t warps = ((fullest_narrow + rows - 1) / rows * options.lanes + 31) / 32;
-    plan.cluster_blocks = warps <= kOneBlockWarps ? 1
-                                                  : static_cast<int>(std::clamp<std::int64_t>(
-                                                        (warps + kClusterBlockWarps - 1) / kClusterBlockWarps, 2,
-                                                        options.max_blocks));
-    plan.cluster_blocks = std::min(plan.cluster_blocks, options.max_blocks);
+    const std::int64_t spread = std::max<std::int64_t>((warps + kClusterBlockWarps - 1) / kClusterBlockWarps, 2);
+    plan.cluster_blocks =
+        warps <= kOneBlockWarps ? 1 : static_cast<int>(std::min<std::int64_t>(spread, options.max_blocks));
     plan.block_threads = cluster_rows_block_threads(fullest_narrow, options.lanes, plan.cluster_blocks,
                                                     options.target_rows_per_thread);
+    return plan;
   }
+  plan.block_threads = options.block_threads != 0                         ? options.block_threads
+                       : fullest_narrow <= 1024 * options.target_rows_per_thread ? 1024
+                                                                                 : 512;
+  const std::int64_t per_block = std::int64_t{plan.block_threads} * options.target_rows_per_thread;
+  plan.cluster_blocks =
+      static_cast<int>(std::clamp<std::int64_t>((fullest_narrow + per_block - 1) / per_block, 1, options.max_blocks));
   return plan;
 }
 

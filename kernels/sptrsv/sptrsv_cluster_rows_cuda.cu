@@ -23,7 +23,9 @@ namespace {
 using cluster_levels_detail::barrier_arrive;
 using cluster_levels_detail::barrier_wait;
 using cluster_levels_detail::cluster_launch_config;
+using cluster_levels_detail::device_has_clusters;
 using cluster_levels_detail::kRowsThreads;
+using cluster_levels_detail::largest_cluster;
 using cluster_levels_detail::RowsInput;
 
 // Entries a lane keeps in registers a row, loaded a level ahead; the rest are read in the level, with
@@ -212,10 +214,15 @@ __global__ void __launch_bounds__(kRowsThreads, 1)
   }
 }
 
+// Dynamic shared memory of a block: x's copy, or none.
+template <bool SharedX>
+std::size_t shared_bytes(index_t n) {
+  return SharedX ? static_cast<std::size_t>(n) * sizeof(double) : 0;
+}
+
 template <bool Cluster, bool SharedX>
 cudaLaunchConfig_t rows_config(int blocks, int threads, index_t n, cudaStream_t stream, cudaLaunchAttribute& attribute) {
-  const std::size_t shared = SharedX ? static_cast<std::size_t>(n) * sizeof(double) : 0;
-  return cluster_launch_config(blocks, threads, shared, Cluster, stream, attribute);
+  return cluster_launch_config(blocks, threads, shared_bytes<SharedX>(n), Cluster, stream, attribute);
 }
 
 // The kernel's attributes: a cluster of up to 16 blocks, and x's copy in dynamic shared memory.
@@ -227,29 +234,16 @@ void set_attributes(index_t n) {
                "cudaFuncSetAttribute in clusterlevels (lanes)");
   if constexpr (SharedX)
     check_cuda(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    static_cast<int>(static_cast<std::size_t>(n) * sizeof(double))),
+                                    static_cast<int>(shared_bytes<SharedX>(n))),
                "cudaFuncSetAttribute in clusterlevels (lanes)");
 }
 
 template <bool SharedX, int Lanes>
 int feasible(int wanted, int threads, index_t n) {
-  set_attributes<false, SharedX, Lanes>(n);
-  int device = 0, major = 0;
-  check_cuda(cudaGetDevice(&device), "cudaGetDevice in clusterlevels (lanes)");
-  check_cuda(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device),
-             "cudaDeviceGetAttribute in clusterlevels (lanes)");
-  if (major < 9 || wanted <= 1) return 1;
+  set_attributes<false, SharedX, Lanes>(n);  // the one-block kernel's too: it may be the one launched
+  if (wanted <= 1 || !device_has_clusters()) return 1;
   set_attributes<true, SharedX, Lanes>(n);
-  for (int blocks = wanted; blocks > 1; --blocks) {
-    cudaLaunchAttribute attribute;
-    const cudaLaunchConfig_t config = rows_config<true, SharedX>(blocks, threads, n, nullptr, attribute);
-    int clusters = 0;
-    if (cudaOccupancyMaxActiveClusters(&clusters, cluster_rows_kernel<true, SharedX, Lanes>, &config) == cudaSuccess &&
-        clusters > 0)
-      return blocks;
-    (void)cudaGetLastError();  // a refused size is not an error: try a smaller one
-  }
-  return 1;
+  return largest_cluster(cluster_rows_kernel<true, SharedX, Lanes>, wanted, threads, shared_bytes<SharedX>(n));
 }
 
 template <bool SharedX, int Lanes>

@@ -6,6 +6,8 @@
 
 #include <cstddef>
 
+#include "kernels/common/cuda_check.hpp"
+
 namespace hetsparse::kernels::cluster_levels_detail {
 
 // The level barrier in two halves. Arrive (release) makes this thread's stores visible to the
@@ -44,6 +46,29 @@ inline cudaLaunchConfig_t cluster_launch_config(int blocks, int threads, std::si
   config.attrs = &attribute;
   config.numAttrs = cluster ? 1 : 0;
   return config;
+}
+
+// Whether this device launches clusters of several blocks (compute capability 9.0 and above).
+inline bool device_has_clusters() {
+  int device = 0, major = 0;
+  check_cuda(cudaGetDevice(&device), "cudaGetDevice in clusterlevels");
+  check_cuda(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device),
+             "cudaDeviceGetAttribute in clusterlevels");
+  return major >= 9;
+}
+
+// The largest cluster of at most `wanted` blocks of `threads` (and `shared_bytes` of dynamic shared
+// memory) the device co-schedules for `kernel`, whose attributes the caller has set; 1 if none.
+template <class Kernel>
+int largest_cluster(Kernel kernel, int wanted, int threads, std::size_t shared_bytes) {
+  for (int blocks = wanted; blocks > 1; --blocks) {
+    cudaLaunchAttribute attribute;
+    const cudaLaunchConfig_t config = cluster_launch_config(blocks, threads, shared_bytes, true, nullptr, attribute);
+    int clusters = 0;
+    if (cudaOccupancyMaxActiveClusters(&clusters, kernel, &config) == cudaSuccess && clusters > 0) return blocks;
+    (void)cudaGetLastError();  // a refused size is not an error: try a smaller one
+  }
+  return 1;
 }
 
 }  // namespace hetsparse::kernels::cluster_levels_detail
