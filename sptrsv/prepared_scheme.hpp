@@ -37,11 +37,13 @@ SchemeKind check_scheme(const std::string& scheme);
 // space for this matrix (kernels::ag_search_space). Empty without CUDA.
 constexpr std::int64_t kPoweredMinLevels = 64;
 constexpr std::int64_t kPoweredMaxRow = 64;
-std::vector<std::string> candidate_schemes(const TriangularPattern& p);
+// The lists are made once per class of shapes (every "auto" analysis asks) and kept for the process:
+// the references stay valid.
+const std::vector<std::string>& candidate_schemes(const TriangularPattern& p);
 // The same from the sizes and the longest row (entries) alone: a GPU analysis's features.
-std::vector<std::string> candidate_schemes(index_t n, std::int64_t nnz, index_t levels, std::int64_t longest_row);
+const std::vector<std::string>& candidate_schemes(index_t n, std::int64_t nnz, index_t levels, std::int64_t longest_row);
 // The same without the powered schemes (which need the host pattern to qualify).
-std::vector<std::string> unpowered_candidates(index_t n, std::int64_t nnz, index_t levels);
+const std::vector<std::string>& unpowered_candidates(index_t n, std::int64_t nnz, index_t levels);
 // The powered part of that space alone (empty when the matrix does not qualify, or without CUDA).
 std::vector<std::string> powered_candidates(const TriangularPattern& p);
 

@@ -10,13 +10,20 @@ SchemeKind check_scheme(const std::string& scheme) {
 
 std::vector<std::string> plain_variant_names() { return {}; }
 
-std::vector<std::string> candidate_schemes(const TriangularPattern&) { return {}; }
+namespace {
+const std::vector<std::string>& no_schemes() {
+  static const std::vector<std::string> none;
+  return none;
+}
+}  // namespace
 
-std::vector<std::string> unpowered_candidates(index_t, std::int64_t, index_t) { return {}; }
+const std::vector<std::string>& candidate_schemes(const TriangularPattern&) { return no_schemes(); }
+
+const std::vector<std::string>& unpowered_candidates(index_t, std::int64_t, index_t) { return no_schemes(); }
 
 std::vector<std::string> powered_candidates(const TriangularPattern&) { return {}; }
 
-std::vector<std::string> candidate_schemes(index_t, std::int64_t, index_t, std::int64_t) { return {}; }
+const std::vector<std::string>& candidate_schemes(index_t, std::int64_t, index_t, std::int64_t) { return no_schemes(); }
 
 bool prepares_from_device_matrix(const SchemeSpec&) { return false; }
 

@@ -6,6 +6,7 @@
 #include "sptrsv/scheme_model.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -18,6 +19,7 @@ namespace hetsparse::sptrsv {
 namespace {
 
 const double kMissing = std::log(10.0);  // a scheme a neighbour did not time: 10x its best
+std::atomic<std::uint64_t> saved_models{0};
 
 double get(const std::map<std::string, double>& f, const char* name) {
   const auto it = f.find(name);
@@ -85,16 +87,24 @@ std::vector<std::string> model_input_names() {
           "log1p_lnnz_cov", "dep_dist"};
 }
 
+namespace {
+// The inputs from the features they are computed from, in model_input_names() order (both overloads).
+std::vector<double> inputs_of(double m, double rnnz, double rnnz_max, double rnnz_cov, double layer_num, double beta,
+                              double lnnz_cov, double dep_dist) {
+  return {log_pos(m),         log_pos(rnnz), log_pos(rnnz_max),     log_pos(1 + rnnz_cov),
+          log_pos(layer_num), log_pos(beta), log_pos(1 + lnnz_cov), dep_dist};
+}
+}  // namespace
+
 std::vector<double> model_inputs(const std::map<std::string, double>& f) {
-  return {log_pos(get(f, "m")),           log_pos(get(f, "rnnz")),     log_pos(get(f, "rnnz_max")),
-          log_pos(1 + get(f, "rnnz_cov")), log_pos(get(f, "layer_num")), log_pos(get(f, "beta")),
-          log_pos(1 + get(f, "lnnz_cov")), get(f, "dep_dist")};
+  return inputs_of(get(f, "m"), get(f, "rnnz"), get(f, "rnnz_max"), get(f, "rnnz_cov"), get(f, "layer_num"),
+                   get(f, "beta"), get(f, "lnnz_cov"), get(f, "dep_dist"));
 }
 
+// Straight from the fields: every analysis predicts, and the named list costs a map of strings.
 std::vector<double> model_inputs(const TriangularFeatures& f) {
-  std::map<std::string, double> m;
-  for (const auto& [name, value] : f.as_list()) m[name] = value;
-  return model_inputs(m);
+  return inputs_of(static_cast<double>(f.m), f.rnnz, static_cast<double>(f.rnnz_max), f.rnnz_cov,
+                   static_cast<double>(f.layer_num), f.beta, f.lnnz_cov, f.dep_dist);
 }
 
 SchemeModel SchemeModel::fit(const std::vector<TimingSample>& samples, int k, const std::string& gpu,
@@ -176,18 +186,30 @@ std::vector<double> SchemeModel::standardise(const std::vector<double>& inputs) 
   return z;
 }
 
-std::string SchemeModel::predict(const std::vector<double>& inputs, const std::vector<std::string>& allowed) const {
+std::uint64_t models_saved() { return saved_models.load(); }
+
+std::string SchemeModel::predict(const std::vector<double>& inputs, const std::vector<std::string>& allowed,
+                                 bool (*accept)(const std::string&)) const {
   if (samples_.empty()) return "";
   const std::vector<double> sc = scores(standardise(inputs), samples_.size());
-  std::string best;
-  double best_score = std::numeric_limits<double>::infinity();
-  for (std::size_t s = 0; s < schemes_.size(); ++s) {
-    if (!(sc[s] < best_score)) continue;  // before the name lookup: tens of long names to compare
-    if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), schemes_[s]) == allowed.end()) continue;
-    best_score = sc[s];
-    best = schemes_[s];
+  // The best score first, the names compared only for it (tens of long names a comparison); the next
+  // best only when it is not allowed. The first of equal scores wins.
+  std::vector<bool> refused(schemes_.size(), false);
+  for (;;) {
+    std::size_t best = schemes_.size();
+    double best_score = std::numeric_limits<double>::infinity();
+    for (std::size_t s = 0; s < schemes_.size(); ++s) {
+      if (!refused[s] && sc[s] < best_score) {
+        best_score = sc[s];
+        best = s;
+      }
+    }
+    if (best == schemes_.size()) return "";
+    const std::string& name = schemes_[best];
+    const bool listed = allowed.empty() || std::find(allowed.begin(), allowed.end(), name) != allowed.end();
+    if (listed && (accept == nullptr || accept(name))) return name;
+    refused[best] = true;
   }
-  return best;
 }
 
 void SchemeModel::save(const std::string& path) const {
@@ -219,6 +241,8 @@ void SchemeModel::save(const std::string& path) const {
     row("sample", c);
   }
   if (!out) throw InvalidArgument("SchemeModel::save: writing '" + path + "' failed");
+  out.close();
+  ++saved_models;
 }
 
 SchemeModel SchemeModel::load(const std::string& path) {

@@ -6,6 +6,7 @@
 // AG-SpTRSV's "85 % of the best" labels, without the MLP's training cost or dependencies). The
 // inputs the distance uses are chosen at fit time by forward selection on the leave-one-out loss.
 #pragma once
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -38,8 +39,9 @@ class SchemeModel {
 
   // The predicted scheme among `allowed` (empty: any scheme the model knows); "" when none of them is
   // known to the model. A scheme a neighbour did not time (or that failed there) counts as 10x
-  // slower than that neighbour's best.
-  std::string predict(const std::vector<double>& inputs, const std::vector<std::string>& allowed = {}) const;
+  // slower than that neighbour's best. accept: a further filter on the names (null: none).
+  std::string predict(const std::vector<double>& inputs, const std::vector<std::string>& allowed = {},
+                      bool (*accept)(const std::string&) = nullptr) const;
   std::string predict(const TriangularFeatures& f, const std::vector<std::string>& allowed = {}) const {
     return predict(model_inputs(f), allowed);
   }
@@ -71,6 +73,10 @@ class SchemeModel {
   std::vector<std::string> schemes_;
   std::vector<Sample> samples_;
 };
+
+// How many SchemeModel::save calls this process has made: cached looks at model files are taken
+// again after one (selection_store.hpp, ModelFileStamp), so a model trained here is found at once.
+std::uint64_t models_saved();
 
 // Leave-one-out evaluation: for each sample, a model fitted on the others predicts it; the result
 // is the geometric mean of (time of the predicted scheme / best time) and the share of samples

@@ -63,14 +63,22 @@ void search(const TriangularPattern& p, const SelectionOptions& o, const Selecti
 }
 
 // The model in `path`, parsed once per version of the file (its size and modification time) and
-// shared, not copied: the selection runs at every analysis and should cost microseconds.
+// shared, not copied: the selection runs at every analysis and should cost microseconds. The file's
+// version is looked at again only when the last look is not current (ModelFileStamp).
 std::shared_ptr<const SchemeModel> load_model(const std::string& path) {
   struct Cached {
     long long size = -1, mtime_ns = -1;
     std::shared_ptr<const SchemeModel> model;
+    ModelFileStamp stamp;
   };
   static std::mutex mutex;
   static std::map<std::string, Cached> cache;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (const auto it = cache.find(path); it != cache.end() && it->second.model && it->second.stamp.current())
+      return it->second.model;
+  }
+  const ModelFileStamp stamp = ModelFileStamp::now();
   struct stat st {};
   const bool known = ::stat(path.c_str(), &st) == 0;
   const long long size = known ? static_cast<long long>(st.st_size) : -1;
@@ -82,15 +90,11 @@ std::shared_ptr<const SchemeModel> load_model(const std::string& path) {
     c.size = size;
     c.mtime_ns = mtime;
   }
+  c.stamp = stamp;
   return c.model;
 }
 
-std::vector<std::string> unpowered_only(const std::vector<std::string>& candidates) {
-  std::vector<std::string> out;
-  for (const std::string& c : candidates)
-    if (scheme_family(c) != SchemeKind::Powered) out.push_back(c);
-  return out;
-}
+bool unpowered(const std::string& scheme) { return scheme_family(scheme) != SchemeKind::Powered; }
 
 // The model's usable pick into s (true), else why not into s.note.
 bool model_pick(const std::shared_ptr<const SchemeModel>& model, const TriangularFeatures& f,
@@ -98,14 +102,15 @@ bool model_pick(const std::shared_ptr<const SchemeModel>& model, const Triangula
                 Selection& s) {
   std::string predicted;
   if (model) {
-    predicted = model->predict(f, candidates);
+    const std::vector<double> inputs = model_inputs(f);
+    predicted = model->predict(inputs, candidates);
     // A model trained on other AG schemes than this matrix's space: any scheme it knows will do.
-    if (predicted.empty()) predicted = model->predict(f);
+    if (predicted.empty()) predicted = model->predict(inputs);
     if (!predicted.empty()) {
       std::string note;
-      const std::string unpowered =
-          scheme_family(predicted) == SchemeKind::Powered ? model->predict(f, unpowered_only(candidates)) : "";
-      predicted = adjust_for_preparation(predicted, unpowered, f, candidates, expected_solves, note);
+      const std::string best_unpowered =
+          scheme_family(predicted) == SchemeKind::Powered ? model->predict(inputs, candidates, unpowered) : "";
+      predicted = adjust_for_preparation(predicted, best_unpowered, f, candidates, expected_solves, note);
       if (!model->gpu().empty() && model->gpu() != s.gpu) {
         note = "model of " + model->gpu() + ", the same architecture (" + model->arch() + ")" +
                (note.empty() ? "" : "; " + note);
@@ -263,7 +268,7 @@ Selection select_scheme(const TriangularPattern& p, const SelectionOptions& o) {
   const auto t0 = std::chrono::steady_clock::now();
   Selection s;
   s.gpu = cuda_device_name();
-  const std::vector<std::string> candidates = candidate_schemes(p);
+  const std::vector<std::string>& candidates = candidate_schemes(p);
   if (s.gpu.empty() || candidates.empty()) {
     s.scheme = heuristic_scheme(p.features());
     s.how = "heuristic";

@@ -144,7 +144,9 @@ std::optional<std::string> model_file_of_architecture(const std::vector<std::str
   return std::nullopt;
 }
 
-std::optional<std::string> find_model_file(const SelectionStore& store) {
+namespace {
+
+std::optional<std::string> look_for_model_file(const SelectionStore& store) {
   std::vector<std::string> candidates, shipped_dirs;
   const std::string file = "sptrsv_model_" + gpu_file_tag(store.gpu()) + ".tsv";
   // An explicit file first (an override for experiments), then a model trained on this machine, then
@@ -167,6 +169,28 @@ std::optional<std::string> find_model_file(const SelectionStore& store) {
   std::lock_guard<std::mutex> lock(mutex);
   if (const auto it = scanned.find(shipped_dirs); it != scanned.end()) return it->second;
   return scanned[shipped_dirs] = model_file_of_architecture(shipped_dirs, cuda_device_architecture());
+}
+
+}  // namespace
+
+std::optional<std::string> find_model_file(const SelectionStore& store) {
+  struct Look {
+    std::optional<std::string> file;
+    ModelFileStamp stamp;
+  };
+  static std::mutex mutex;
+  static std::map<std::string, Look> looks;  // by override, store file and GPU
+  const char* env = std::getenv("HETSPARSE_SPTRSV_MODEL");
+  std::string key = std::string(env != nullptr ? env : "") + '\n' + store.model_path() + '\n' + store.gpu();
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (const auto it = looks.find(key); it != looks.end() && it->second.stamp.current()) return it->second.file;
+  }
+  const ModelFileStamp stamp = ModelFileStamp::now();  // before the look: a save during it makes it stale
+  std::optional<std::string> file = look_for_model_file(store);
+  std::lock_guard<std::mutex> lock(mutex);
+  looks[std::move(key)] = Look{file, stamp};
+  return file;
 }
 
 }  // namespace hetsparse::sptrsv

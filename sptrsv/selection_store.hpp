@@ -6,6 +6,7 @@
 //   model_<gpu>.tsv      the trained scheme model (SchemeModel)
 //   fusion_<gpu>.tsv     the calibrated YuenyeungSpTRSV fusion threshold ("fusion_threshold<TAB>v")
 #pragma once
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -46,10 +47,23 @@ class SelectionStore {
   std::string dir_, gpu_;
 };
 
+// When a look at the model files was taken. Every analysis selects, and a look costs system calls
+// (a cold file system: a tenth of a millisecond), so a look stands until a model is saved in this
+// process (models_saved) or a second has passed: a file another process writes is seen within it.
+struct ModelFileStamp {
+  std::uint64_t saved = 0;
+  std::chrono::steady_clock::time_point at{};
+  static ModelFileStamp now() { return {models_saved(), std::chrono::steady_clock::now()}; }
+  bool current() const {
+    return saved == models_saved() && std::chrono::steady_clock::now() - at < std::chrono::seconds(1);
+  }
+};
+
 // The trained model file for the store's GPU: $HETSPARSE_SPTRSV_MODEL if set, else the store's
 // model_<gpu>.tsv, else the shipped data/sptrsv_model_<gpu tag>.tsv (installed, bundled or in the
 // source tree), else a shipped model of another GPU of the same architecture (this process's device:
-// an H200 takes the H100's); nullopt if none exists.
+// an H200 takes the H100's); nullopt if none exists. Looked up again when the last look is not
+// current (ModelFileStamp).
 std::optional<std::string> find_model_file(const SelectionStore& store);
 
 // The first sptrsv_model_*.tsv in `dirs` (in order, names sorted) whose "arch" record is `arch`;

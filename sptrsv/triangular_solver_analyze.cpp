@@ -170,7 +170,7 @@ void TriangularSolver::choose_scheme(const TriangularSolveOptions& options) {
     if (device_ && options.select != SelectMode::Search) {
       // A host CSR analysed on the GPU keeps the host path's space (powered forms included) and,
       // when the model cannot pick, its search on a host pattern built from a download.
-      const std::vector<std::string> candidates =
+      const std::vector<std::string>& candidates =
           host_input_ ? candidate_schemes(sh.n, sh.nnz, sh.num_levels, device_->features.rnnz_max)
                       : unpowered_candidates(sh.n, sh.nnz, sh.num_levels);
       selection_ = select_scheme_by_model(device_->features, candidates, so);

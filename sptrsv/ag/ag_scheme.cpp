@@ -201,7 +201,7 @@ std::vector<AgScheme> ag_search_space(index_t n, std::int64_t nnz, index_t num_l
   return space;
 }
 
-std::vector<std::string> ag_search_space_names(index_t n, std::int64_t nnz, index_t num_levels, double mean_row_nnz) {
+const std::vector<std::string>& ag_search_space_names(index_t n, std::int64_t nnz, index_t num_levels, double mean_row_nnz) {
   // The space depends on the shape only through the lanes a row and whether levels are few: its
   // names are made once per such pair (every "auto" analysis asks, and printing them is most of it).
   static std::mutex mutex;

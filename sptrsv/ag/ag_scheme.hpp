@@ -23,7 +23,8 @@ AgScheme parse_ag_scheme(const std::string& name);
 // distinct, chosen by mean row length (subwarp width, sw_rnnz, merging) and by parallelism n /
 // num_levels (alpha_level, scheduling). Deterministic.
 std::vector<AgScheme> ag_search_space(index_t n, std::int64_t nnz, index_t num_levels, double mean_row_nnz);
-// Its schemes' names (to_string), in the same order.
-std::vector<std::string> ag_search_space_names(index_t n, std::int64_t nnz, index_t num_levels, double mean_row_nnz);
+// Its schemes' names (to_string), in the same order: made once per class of shapes and kept for the
+// process (the reference stays valid).
+const std::vector<std::string>& ag_search_space_names(index_t n, std::int64_t nnz, index_t num_levels, double mean_row_nnz);
 
 }  // namespace hetsparse::sptrsv::ag

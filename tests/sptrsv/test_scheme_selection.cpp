@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -148,6 +149,20 @@ TEST(SchemeModel, LearnsAnObviousRuleAndRoundTrips) {
   EXPECT_EQ(e.samples, 120);
   EXPECT_LT(e.geomean_ratio, 1.1);
   EXPECT_GT(e.within_10_percent, 0.9);
+}
+
+// The inputs taken straight from the features' fields are those of their named list (the training path).
+TEST(SchemeModel, InputsFromFieldsMatchTheNamedFeatures) {
+  for (const Csr& L : {anchor_rmat_lower(10, 8, 3), anchor_laplacian_lower(2, 40, 5)}) {
+    const sptrsv::TriangularPattern p(L, Triangle::Lower, false);
+    std::map<std::string, double> named;
+    for (const auto& [name, value] : p.features().as_list()) named[name] = value;
+    const std::vector<double> direct = sptrsv::model_inputs(p.features()), listed = sptrsv::model_inputs(named);
+    ASSERT_EQ(direct.size(), sptrsv::model_input_names().size());
+    ASSERT_EQ(direct.size(), listed.size());
+    for (std::size_t j = 0; j < direct.size(); ++j) EXPECT_EQ(direct[j], listed[j]) << sptrsv::model_input_names()[j];
+    EXPECT_GT(std::abs(direct[0]), 0.0);  // log10 of the rows: not a default left at zero
+  }
 }
 
 TEST(SchemeModel, RejectsBadInputAndFiles) {
