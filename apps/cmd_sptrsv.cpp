@@ -189,6 +189,8 @@ int cmd_sptrsv(int argc, char** argv) {
   const double analysis_s = solver.analysis_seconds();
   const bool analysed_on_gpu = solver.analysed_on_device();
   const sptrsv::Selection selection = solver.selection();
+  const bool host_on_cpu = solver.host_solves_on_cpu();
+  const sptrsv::HostSolvePlacement placement = solver.host_solve_placement();
   const index_t levels = solver.num_levels();
   const int parallel_width = codelets::last_parallel_task_width();
   const long long level_tasks =
@@ -218,7 +220,8 @@ int cmd_sptrsv(int argc, char** argv) {
         .set("runtime_start_s", runtime_start_s).set("warmup_solve_s", pre.warmup_solve_seconds)
         .set("iterations", static_cast<long long>(iters)).set("solve_ms", median * 1e3).set("gflops", gflops)
         .set("resident_solve_ms", paths.resident_ms)
-        .set("relative_residual", residual).set("backward_error", backward).set("correct", ok);
+        .set("relative_residual", residual).set("backward_error", backward).set("correct", ok)
+        .set("host_solves_in_cpu_task", host_on_cpu);
     if (paths.kernel_ms > 0) {
       j.set("kernel_ms", paths.kernel_ms).set("kernel_call_ms", paths.kernel_call_ms).set("copy_ms", paths.copy_ms)
           .set("solve_over_kernel_and_copies", median * 1e3 / (paths.kernel_ms + paths.copy_ms))
@@ -226,6 +229,7 @@ int cmd_sptrsv(int argc, char** argv) {
     } else {
       j.set("kernel_note", paths.kernel_note);
     }
+    if (placement.cpu_us > 0) j.set("host_solve_placement", placement.why());
     j.set("preprocess_steps", steps_json(pre.steps));
     if (analyses > 1) {
       j.set("analyses", static_cast<long long>(analyses)).set("preprocess_first_s", pre.first_seconds)
@@ -288,6 +292,7 @@ int cmd_sptrsv(int argc, char** argv) {
     if (analyses > 1) std::printf("first       preprocess %.4f s (the first of %ld analyses)\n", pre.first_seconds, analyses);
     std::printf("solve       %.4f ms (median of %ld, host vectors)  %.3f GFLOP/s\n", median * 1e3, iters, gflops);
     std::printf("resident    %.4f ms (vectors the runtime keeps where the solve runs)\n", paths.resident_ms);
+    if (placement.cpu_us > 0) std::printf("host solves %s (device auto)\n", placement.why().c_str());
     if (paths.kernel_ms > 0)
       std::printf("kernel      %.4f ms alone (%s), %.4f ms to copy b in and x out: host path %.2fx, resident %.2fx\n",
                   paths.kernel_ms, variant.c_str(), paths.copy_ms, median * 1e3 / (paths.kernel_ms + paths.copy_ms),

@@ -12,7 +12,7 @@ void add_sptrsv_options(ArgParser& p) {
       .option("expected-solves", "N", "solves expected with this matrix: auto weighs a scheme's preparation and a split's setup against them",
               "100")
       .option("device", "auto|any|cpu|gpu",
-              "where the solves run: auto = the GPU when there is one, any = the scheduler decides", "auto")
+              "where the solves run: auto = the GPU when there is one (solves of host vectors on one CPU core where a cost model predicts them faster there), any = the scheduler decides", "auto")
       .option("cpu-mode", "serial|parallel-task|level-tasks",
               "solves on CPU workers: one serial task, one StarPU parallel task over a combined worker (default "
               "scheduler then peager), or per-level tasks",

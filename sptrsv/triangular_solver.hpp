@@ -21,6 +21,7 @@
 #include "sptrsv/cpu_solve.hpp"
 #include "sptrsv/device_input.hpp"
 #include "sptrsv/features.hpp"
+#include "sptrsv/host_solve_place.hpp"
 #include "sptrsv/prepared_scheme.hpp"
 #include "sptrsv/scheme_selection.hpp"
 #include "sptrsv/solve_device.hpp"
@@ -121,7 +122,8 @@ class TriangularSolver {
   void update_values(const Csr& T);
   // X = T^-1 B (or T^-T B): b and x are n x nrhs, column-major with leading dimension n; x may be b.
   // Registers b and x for the call, submits the solve and waits for it; task errors are rethrown here.
-  // A small single-vector solve that goes to a GPU copies b and x through pinned buffers the solver
+  // A single-vector solve that host_solves_on_cpu() sends to a CPU worker reads b and writes x in
+  // place, in its task (no registration). A small single-vector solve that goes to a GPU copies b and x through pinned buffers the solver
   // keeps instead (a pageable copy's fixed cost is of the order of a small kernel's): with a prepared
   // scheme its one task copies them in and out on its stream (stages_in_task), else they are
   // registered once. Calls on one solver are then serialised.
@@ -144,6 +146,13 @@ class TriangularSolver {
   // buffers the solver keeps (a prepared scheme on a CUDA worker, no split); otherwise they go
   // through those buffers registered as handles, which the runtime moves before and after the task.
   bool stages_in_task() const;
+  // Whether solve()'s single-vector, untransposed solves run as serial substitution on a CPU worker,
+  // b and x read and written by the task in place: the device is Cpu (or the runtime has no CUDA
+  // worker) with the serial CPU mode, or it is Auto and host_solve_placement() chose the CPU.
+  bool host_solves_on_cpu() const;
+  // With device Auto and solves bound to a GPU: the cost model's choice for solve() on host vectors
+  // (host_solve_place.hpp), made at analysis; all zero otherwise. submit() is not affected.
+  const HostSolvePlacement& host_solve_placement() const { return host_place_; }
   // How "auto" chose (how == "" for a named scheme or a CPU-only solver).
   const Selection& selection() const { return selection_; }
   double analysis_seconds() const;  // of the last analyze: TriangularPattern's or the GPU analysis
@@ -263,6 +272,7 @@ class TriangularSolver {
   int cpu_chunks_ = 0;
   bool cpu_fork_join_ = false;
   rt::Where device_where_ = rt::Where::Any;
+  HostSolvePlacement host_place_;
   std::string variant_;
   bool gpu_ = false;        // solves may go to CUDA workers
   int variant_index_ = -1;  // into codelets::sptrsv_cuda_variants() for a plain variant, else -1

@@ -144,6 +144,7 @@ void TriangularSolver::adopt(std::unique_ptr<TriangularPattern> pattern, std::un
   tri_ = tri;
   unit_diagonal_ = unit_diagonal;
   device_where_ = solve_where(options.device, gpu);
+  host_place_ = HostSolvePlacement{};
   cpu_mode_ = options.cpu_mode;
   cpu_min_entries_ = options.cpu_min_entries;
   cpu_chunks_ = options.cpu_chunks;
@@ -154,6 +155,7 @@ void TriangularSolver::adopt(std::unique_ptr<TriangularPattern> pattern, std::un
 }
 
 void TriangularSolver::choose_scheme(const TriangularSolveOptions& options) {
+  host_place_ = HostSolvePlacement{};
   if (!gpu_) {
     variant_ = cpu_mode_ == CpuMode::Serial         ? "cpu_serial"
                : cpu_mode_ == CpuMode::ParallelTask ? "cpu_parallel_task"
@@ -187,6 +189,9 @@ void TriangularSolver::choose_scheme(const TriangularSolveOptions& options) {
   } else {
     variant_ = options.variant;
   }
+  // Host-vector solves where they finish first, when the caller left the device to the solver.
+  if (options.device == SolveDevice::Auto && device_where_ == rt::Where::Cuda && cpu_mode_ == CpuMode::Serial)
+    host_place_ = place_host_solves(sh.n, sh.nnz, sh.num_levels);
   try {
     prepare_scheme();
   } catch (const InvalidArgument& e) {

@@ -29,6 +29,13 @@ void TriangularSolver::solve(const double* b, double* x, int nrhs, bool transpos
   if (nrhs < 1) throw InvalidArgument("TriangularSolver::solve: nrhs must be at least 1");
   const index_t n = shape().n;
   if (n == 0) return;
+  if (nrhs == 1 && !transpose && host_solves_on_cpu()) {
+    // One task on host memory: no registration of b and x, no copies (x may be b).
+    codelets::insert_sptrsv_host(rt_, solve_task_options(false, false), matrix_handles(false, false), b, x,
+                                 solve_params(1, false, false), shape().nnz);
+    rt_.wait_all();
+    return;
+  }
   const auto ld = static_cast<std::size_t>(n);
   const auto cols = static_cast<std::size_t>(nrhs);
   if (ld * cols * sizeof(double) < kStageSolveVectorsBytes && solves_on_gpu(nrhs, transpose)) {
@@ -50,6 +57,11 @@ void TriangularSolver::solve(const double* b, double* x, int nrhs, bool transpos
   submit_solve(hb.id(), hx.id(), nrhs, transpose);
   rt_.wait_all();
   hx.reset();  // brings x home
+}
+
+bool TriangularSolver::host_solves_on_cpu() const {
+  if ((split_ && split_->active()) || cpu_mode_ != CpuMode::Serial) return false;
+  return device_where_ == rt::Where::Cpu || (gpu_ && device_where_ == rt::Where::Cuda && host_place_.cpu);
 }
 
 bool TriangularSolver::solves_on_gpu(int nrhs, bool transpose) const {

@@ -64,15 +64,21 @@ void insert_sptrsv(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const Sptrsv
 
 void insert_sptrsv_host(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const SptrsvMatrixHandles& T,
                         const double* b, double* x, const SptrsvParams& params, std::int64_t nnz) {
-  if (params.plans == nullptr || params.nrhs != 1 || params.transpose || opt.where != rt::Where::Cuda)
-    throw InvalidArgument("insert_sptrsv_host: a prepared scheme on CUDA workers, one right-hand side, no transpose");
+  const bool cuda = opt.where == rt::Where::Cuda;
+  if (params.nrhs != 1 || params.transpose || !(cuda || opt.where == rt::Where::Cpu) || (cuda && params.plans == nullptr))
+    throw InvalidArgument(
+        "insert_sptrsv_host: one right-hand side, no transpose, on CPU workers or a prepared scheme on CUDA workers");
   if (params.n > 0 && (b == nullptr || x == nullptr)) throw InvalidArgument("insert_sptrsv_host: null b or x");
   rt::TaskSpec t = rt::make_task(sptrsv_kernel(), opt, 2.0 * static_cast<double>(nnz));
-  SptrsvArgs args{params, false, false, true};
+  SptrsvArgs args{params, false, false, cuda};
   args.host_b = b;
   args.host_x = x;
   t.set_args(args);
-  t.data = {{T.values, rt::Access::Read}};  // held so that the prepared scheme outlives the task
+  if (cuda) {
+    t.data = {{T.values, rt::Access::Read}};  // held so that the prepared scheme outlives the task
+  } else {
+    t.data = {{T.rowptr, rt::Access::Read}, {T.colind, rt::Access::Read}, {T.values, rt::Access::Read}};
+  }
   rt.submit(std::move(t));
 }
 

@@ -61,7 +61,8 @@ struct SptrsvParams {
 // Buffer order: 0 rowptr, 1 colind, 2 values, 3 b, 4 x; with device data 5 level_rows, 6 segments,
 // 7 level_segments; with the level-ordered copy 8 level_rowptr, 9 level_colind, 10 level_values.
 // A prepared scheme on CUDA workers only (prepared_only): 0 b, 1 x, 2 values; with b and x in host
-// memory (host_b, insert_sptrsv_host): 0 values.
+// memory (host_b, insert_sptrsv_host): on CUDA workers 0 values, on CPU workers 0 rowptr, 1 colind,
+// 2 values.
 struct SptrsvArgs {
   SptrsvParams p;
   bool has_device_data;
@@ -82,11 +83,13 @@ std::vector<std::string> sptrsv_cuda_variants();
 void insert_sptrsv(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const SptrsvMatrixHandles& T, rt::HandleId b,
                    rt::HandleId x, const SptrsvParams& params, std::int64_t nnz);
 
-// One right-hand side in host memory the task copies in and out itself, on its CUDA worker's stream
-// (SptrsvCudaPlans::solve_host): no data requests of the runtime's before or after the kernel. b
-// and x (n entries each, best pinned) are not registered: the caller leaves b unchanged and x
-// unread until the task has completed. The task's one datum is T's values (Read, held, not read).
-// InvalidArgument unless params has plans, nrhs 1, no transpose, and opt.where is Cuda.
+// One right-hand side in host memory, not registered: the caller leaves b unchanged and x unread
+// until the task has completed. On a CUDA worker (opt.where Cuda, params.plans set) the task copies
+// them in and out itself, on its stream (SptrsvCudaPlans::solve_host): no data requests of the
+// runtime's before or after the kernel; b and x (n entries each) best pinned; its one datum is T's
+// values (Read, held, not read). On a CPU worker (opt.where Cpu) serial substitution reads b and
+// writes x in place (x may be b); its data are T's rowptr, colind and values. InvalidArgument for
+// nrhs other than 1, a transpose, opt.where Any, or Cuda without plans.
 void insert_sptrsv_host(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const SptrsvMatrixHandles& T,
                         const double* b, double* x, const SptrsvParams& params, std::int64_t nnz);
 

@@ -26,6 +26,10 @@ void sptrsv_cpu_task(void* buffers[], void* cl_arg) {
   t.rowptr = in<index_t>(buffers[0]);
   t.colind = in<index_t>(buffers[1]);
   t.values = in<double>(buffers[2]);
+  if (a.host_b != nullptr) {  // insert_sptrsv_host: one vector in host memory, x possibly b
+    kernels::sptrsv_cpu(t, a.host_b, a.p.n, a.host_x, a.p.n, 1);
+    return;
+  }
   const rt::Columns bc = rt::columns(buffers[3]), xc = rt::columns(buffers[4]);  // matrix or vector handles
   const double* b = bc.ptr;
   double* x = xc.ptr;

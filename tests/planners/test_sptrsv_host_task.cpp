@@ -1,6 +1,7 @@
 // insert_sptrsv_host on the RecordingRuntime: a solve whose CUDA task copies b and x itself is one
 // direct CUDA task holding only T's values (so consecutive solves are not ordered by b or x, and a
-// values update waits for them), with the host vectors in its arguments; what it cannot run refused.
+// values update waits for them), with the host vectors in its arguments; on CPU workers the task
+// reads T's three arrays; what it cannot run refused.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -71,6 +72,28 @@ TEST(SptrsvHostTask, OneDirectCudaTaskHoldingTheValuesWithTheHostVectorsInItsArg
   EXPECT_EQ(s.rec.tasks()[2].deps, (std::vector<std::size_t>{0, 1}));
 }
 
+TEST(SptrsvHostTask, OnCpuWorkersTheTaskReadsTheWholeMatrixWithTheHostVectorsInItsArguments) {
+  HostSolve s;
+  s.opt.where = rt::Where::Cpu;
+  s.opt.direct = false;
+  s.params.plans = nullptr;  // serial substitution needs no prepared scheme
+  s.insert();
+  const auto& t = s.rec.tasks();
+  ASSERT_EQ(t.size(), 1u);
+  EXPECT_EQ(t[0].spec.where, rt::Where::Cpu);
+  ASSERT_EQ(t[0].spec.data.size(), 3u);  // the buffer order of the CPU function: rowptr, colind, values
+  EXPECT_EQ(t[0].spec.data[0].handle, s.T.rowptr);
+  EXPECT_EQ(t[0].spec.data[1].handle, s.T.colind);
+  EXPECT_EQ(t[0].spec.data[2].handle, s.T.values);
+  for (const auto& d : t[0].spec.data) EXPECT_EQ(d.mode, rt::Access::Read);
+  codelets::SptrsvArgs a;
+  ASSERT_EQ(t[0].spec.args.size(), sizeof a);
+  std::memcpy(&a, t[0].spec.args.data(), sizeof a);
+  EXPECT_EQ(a.host_b, s.b.data());
+  EXPECT_EQ(a.host_x, s.x.data());
+  EXPECT_FALSE(a.prepared_only);
+}
+
 TEST(SptrsvHostTask, RefusesWhatItsCudaTaskCannotRun) {
   const auto refused = [](auto change) {
     HostSolve s;
@@ -82,7 +105,10 @@ TEST(SptrsvHostTask, RefusesWhatItsCudaTaskCannotRun) {
   refused([](HostSolve& s) { s.params.nrhs = 2; });
   refused([](HostSolve& s) { s.params.transpose = true; });
   refused([](HostSolve& s) { s.opt.where = rt::Where::Any; });
-  refused([](HostSolve& s) { s.opt.where = rt::Where::Cpu; });
+  refused([](HostSolve& s) {  // CPU workers: still one vector, not transposed
+    s.opt.where = rt::Where::Cpu;
+    s.params.transpose = true;
+  });
   HostSolve s;
   EXPECT_THROW(codelets::insert_sptrsv_host(s.rec, s.opt, s.T, nullptr, s.x.data(), s.params, 120), InvalidArgument);
   EXPECT_THROW(codelets::insert_sptrsv_host(s.rec, s.opt, s.T, s.b.data(), nullptr, s.params, 120), InvalidArgument);

@@ -30,6 +30,8 @@ TEST(TriangularSolver, LowerUpperUnitTransposeAndSeveralRhsOnCpuWorkers) {
           EXPECT_GT(s.features().m, 0);
           EXPECT_GE(s.analysis_seconds(), 0.0);
           EXPECT_FALSE(s.chosen_variant().empty());
+          // Auto and Cpu: one task reads b and writes x in host memory; Any: the scheduler's placement.
+          EXPECT_EQ(s.host_solves_on_cpu(), device != sptrsv::SolveDevice::Any) << sptrsv::to_string(device);
           run_solves(s, T, tri, unit,
                      std::string(c.name) + (tri == Triangle::Upper ? " upper" : " lower") + (unit ? " unit" : "") +
                          " device " + sptrsv::to_string(device));

@@ -2,7 +2,8 @@
 // copied in and out by the solve's own task through the solver's pinned buffers. Successive
 // right-hand sides, x aliasing b, resident solves in between, new values, a new analysis of another
 // size, and vectors past the staging size (the caller's memory registered for the call), each
-// against the reference. Label gpu: skipped without a CUDA worker.
+// against the reference. With device auto, host solves of a small deep triangle go to a CPU worker
+// while resident ones stay on the GPU. Label gpu: skipped without a CUDA worker.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -76,6 +77,34 @@ TEST(TriangularSolverHostTask, PreparedSchemesCopyTheirHostVectorsInTheTask) {
       expect_host_solves(s, U, scheme + " " + std::to_string(U.rows) + " rows", 60);
     }
   }
+}
+
+// Device auto: a chain of 3,000 levels solves on one core long before 3,000 dependent GPU steps end,
+// so solve() runs there (in its task, on the caller's vectors); a 3D mesh of 216,000 rows stays on
+// the GPU. Resident solves of the chain stay on the GPU either way.
+TEST(TriangularSolverHostTask, AutoSendsHostSolvesOfSmallDeepTrianglesToACpuWorker) {
+  rt::Runtime r(test_runtime_options("eager", 1, 1));
+  if (r.cuda_workers() == 0) GTEST_SKIP() << "no CUDA worker (no GPU, or a CPU-only build)";
+  const Csr chain = level_profile_lower("c3000", 2, 7);
+  sptrsv::TriangularSolver s(r);
+  s.analyze(chain, Triangle::Lower, false, {});
+  EXPECT_TRUE(s.host_solve_placement().cpu) << s.host_solve_placement().why();
+  EXPECT_LT(s.host_solve_placement().cpu_us, s.host_solve_placement().gpu_us);
+  EXPECT_TRUE(s.host_solves_on_cpu());
+  run_solves(s, chain, Triangle::Lower, false, "chain on a CPU worker");
+  std::vector<double> Br = random_values(static_cast<std::size_t>(chain.rows), 71), Xr(Br.size(), std::nan(""));
+  {
+    rt::DataHandle hb = rt::make_vector_handle(r, Br), hx = rt::make_vector_handle(r, Xr);
+    s.submit(hb.id(), hx.id());
+    r.wait_all();
+  }
+  expect_matches_reference(chain, Triangle::Lower, false, false, Br, Xr, 1, "chain, submitted (the GPU)");
+
+  const Csr mesh = solver_input(anchor_laplacian_lower(3, 60, 5), Triangle::Lower, false, 6);
+  s.analyze(mesh, Triangle::Lower, false, {});
+  EXPECT_FALSE(s.host_solve_placement().cpu) << s.host_solve_placement().why();
+  EXPECT_FALSE(s.host_solves_on_cpu());
+  expect_host_solves(s, mesh, "3D mesh on the GPU", 80);
 }
 
 }  // namespace

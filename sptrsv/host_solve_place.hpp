@@ -1,0 +1,36 @@
+// Where TriangularSolver::solve runs a one-vector, untransposed solve on host vectors when the caller
+// left the device to the solver (SolveDevice::Auto) and its solves would go to a GPU: on the GPU, or
+// as serial substitution on one CPU worker, whichever a linear cost model of the two host paths
+// predicts faster. A small or deep triangle often solves on one core before the GPU path (a task,
+// two copies, a kernel whose dependent steps cost about a microsecond each) has finished. Solves on
+// vectors the runtime holds (TriangularSolver::submit) stay where the device option puts them.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "sparse/types.hpp"
+
+namespace hetsparse::sptrsv {
+
+// Microseconds of one host-vector solve through TriangularSolver::solve, fitted on the H200 node
+// (docs/benchmarks.md, issue 16, twenty-sixth session).
+struct HostSolveCosts {
+  // One CPU worker, b and x read and written in place by the task: c0 + c1 rows + c2 stored entries.
+  std::array<double, 3> cpu{9.8, 3.95e-3, 1.46e-3};
+  // The GPU: pinned staging, the scheme's kernel, the copies: c0 + c1 levels + c2 entries + c3 rows.
+  std::array<double, 4> gpu{35.6, 0.633, 2.12e-4, 6.32e-4};
+  // The CPU is taken only when predicted at most this fraction of the GPU's time: near a tie, the
+  // GPU (whose time the cost model knows less well, and which leaves the CPU cores free).
+  double margin = 0.8;
+};
+
+struct HostSolvePlacement {
+  bool cpu = false;
+  double cpu_us = 0, gpu_us = 0;  // the predictions
+  std::string why() const;        // "one CPU core: 41 us predicted against 96 us on the GPU"
+};
+
+HostSolvePlacement place_host_solves(index_t rows, std::int64_t nnz, index_t levels, const HostSolveCosts& costs = {});
+
+}  // namespace hetsparse::sptrsv
