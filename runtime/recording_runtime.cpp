@@ -45,6 +45,10 @@ void RecordingRuntime::submit(TaskSpec spec) {
     throw InvalidArgument("RecordingRuntime: task '" + spec.name + "' is pinned to CUDA device " +
                           std::to_string(spec.workers.cuda_device) + " of a machine with " +
                           std::to_string(cuda_workers_) + " CUDA workers");
+  if (spec.workers.cpu_worker >= cpu_workers_)
+    throw InvalidArgument("RecordingRuntime: task '" + spec.name + "' is pinned to CPU worker " +
+                          std::to_string(spec.workers.cpu_worker) + " of a machine with " +
+                          std::to_string(cpu_workers_) + " CPU workers");
   if (spec.workers.numa_node >= numa_nodes_)
     throw InvalidArgument("RecordingRuntime: task '" + spec.name + "' is pinned to NUMA node " +
                           std::to_string(spec.workers.numa_node) + " of a machine with " +
@@ -113,6 +117,7 @@ std::string RecordingRuntime::to_dot() const {
     os << "  t" << t.id << " [label=\"" << t.spec.name << "\\n" << to_string(t.spec.where);
     if (t.spec.workers.cuda_device >= 0) os << " gpu" << t.spec.workers.cuda_device;
     if (t.spec.workers.numa_node >= 0) os << " numa" << t.spec.workers.numa_node;
+    if (t.spec.workers.cpu_worker >= 0) os << " cpu" << t.spec.workers.cpu_worker;
     os << " p" << t.spec.priority << "\"];\n";
   }
   for (const Task& t : tasks_)

@@ -39,8 +39,11 @@ bool can_run(DeviceMask devices, Where where) {
 void check_workers(const TaskSpec& t, const char* runtime) {
   if (!t.workers.any()) return;
   const std::string task = std::string(runtime) + ": task '" + t.name + "'";
-  if (t.workers.cuda_device >= 0 && t.workers.numa_node >= 0)
-    throw InvalidArgument(task + " is pinned to both a CUDA device and a NUMA node");
+  if ((t.workers.cuda_device >= 0) + (t.workers.numa_node >= 0) + (t.workers.cpu_worker >= 0) > 1)
+    throw InvalidArgument(task + " is pinned twice (a CUDA device, a NUMA node or a CPU worker: one of them)");
+  if (t.workers.cpu_worker >= 0 && (t.where != Where::Cpu || !t.kernel->devices.has(Device::Cpu)))
+    throw InvalidArgument(task + " is pinned to CPU worker " + std::to_string(t.workers.cpu_worker) +
+                          " but its device restriction is " + to_string(t.where) + ", not cpu");
   if (t.workers.cuda_device >= 0 && (t.where == Where::Cpu || !t.kernel->devices.has(Device::Cuda)))
     throw InvalidArgument(task + " is pinned to CUDA device " + std::to_string(t.workers.cuda_device) +
                           " but runs on " + to_string(t.where) + " with kernel '" + t.kernel->name + "'");

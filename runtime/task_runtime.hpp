@@ -33,11 +33,14 @@ bool can_run(DeviceMask devices, Where where);
 
 // A finer restriction than Where, to some workers of one kind (the homes of a partitioned product):
 // cuda_device >= 0: only the CUDA worker(s) driving that device (Where Any or Cuda);
-// numa_node >= 0: only the CPU workers bound to cores of that NUMA node (Where Cpu).
+// numa_node >= 0: only the CPU workers bound to cores of that NUMA node (Where Cpu);
+// cpu_worker >= 0: only that CPU worker (counted among the CPU workers; Where Cpu): a latency-bound
+//   task that should find its data in one core's caches every time.
 struct WorkerPin {
   int cuda_device = -1;
   int numa_node = -1;
-  bool any() const { return cuda_device >= 0 || numa_node >= 0; }
+  int cpu_worker = -1;  // after the rest: aggregate initialisers stay valid
+  bool any() const { return cuda_device >= 0 || numa_node >= 0 || cpu_worker >= 0; }
 };
 
 struct DataAccess {

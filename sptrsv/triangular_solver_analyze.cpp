@@ -190,7 +190,8 @@ void TriangularSolver::choose_scheme(const TriangularSolveOptions& options) {
     variant_ = options.variant;
   }
   // Host-vector solves where they finish first, when the caller left the device to the solver.
-  if (options.device == SolveDevice::Auto && device_where_ == rt::Where::Cuda && cpu_mode_ == CpuMode::Serial)
+  if (options.device == SolveDevice::Auto && device_where_ == rt::Where::Cuda && cpu_mode_ == CpuMode::Serial &&
+      rt_.cpu_workers() > 0)
     host_place_ = place_host_solves(sh.n, sh.nnz, sh.num_levels);
   try {
     prepare_scheme();

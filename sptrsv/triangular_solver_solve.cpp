@@ -30,9 +30,15 @@ void TriangularSolver::solve(const double* b, double* x, int nrhs, bool transpos
   const index_t n = shape().n;
   if (n == 0) return;
   if (nrhs == 1 && !transpose && host_solves_on_cpu()) {
-    // One task on host memory: no registration of b and x, no copies (x may be b).
-    codelets::insert_sptrsv_host(rt_, solve_task_options(false, false), matrix_handles(false, false), b, x,
-                                 solve_params(1, false, false), shape().nnz);
+    // One task on host memory: no registration of b and x, no copies (x may be b). Always the same CPU
+    // worker, past the scheduler: the matrix stays in that core's caches from one solve to the next.
+    rt::TaskOptions opt = solve_task_options(false, false);
+    if (rt_.cpu_workers() > 0) {
+      opt.workers.cpu_worker = rt_.cpu_workers() - 1;
+      opt.direct = true;
+    }
+    codelets::insert_sptrsv_host(rt_, opt, matrix_handles(false, false), b, x, solve_params(1, false, false),
+                                 shape().nnz);
     rt_.wait_all();
     return;
   }

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdint>
 #include <map>
+#include <tuple>
 #include <mutex>
 #include <string>
 #include <unordered_set>
@@ -28,7 +29,7 @@ struct Runtime::Impl {
   std::atomic<long> in_flight{0};  // tasks submitted and not yet ended (task_completion.hpp)
   bool heteroprio = false;  // priorities become heteroprio buckets (set once at start-up)
   // starpu_task::workerids bitmaps of the WorkerPins seen so far (tasks point into them until they end).
-  std::map<std::pair<int, int>, std::vector<std::uint32_t>> worker_sets;
+  std::map<std::tuple<int, int, int>, std::vector<std::uint32_t>> worker_sets;
 
   const char* intern(const std::string& s) { return names.insert(s).first->c_str(); }
   Entry& entry(HandleId id);

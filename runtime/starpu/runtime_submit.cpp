@@ -43,21 +43,26 @@ const StarpuBindings& bound_kernels() {
 
 std::vector<std::uint32_t>& Runtime::Impl::worker_set(const std::vector<WorkerInfo>& workers, WorkerPin pin,
                                                             const std::string& task) {
-  auto& bits = worker_sets[{pin.cuda_device, pin.numa_node}];
+  auto& bits = worker_sets[{pin.cuda_device, pin.numa_node, pin.cpu_worker}];
   if (!bits.empty()) return bits;
   std::vector<std::uint32_t> set((workers.size() + 31) / 32, 0);
   bool found = false;
+  int cpu_index = 0;
   for (const WorkerInfo& w : workers) {
+    const bool cpu = w.kind == WorkerInfo::Kind::Cpu;
     const bool match = pin.cuda_device >= 0 ? w.kind == WorkerInfo::Kind::Cuda && w.device_id == pin.cuda_device
-                                            : w.kind == WorkerInfo::Kind::Cpu && w.numa_node == pin.numa_node;
+                       : pin.cpu_worker >= 0 ? cpu && cpu_index == pin.cpu_worker
+                                             : cpu && w.numa_node == pin.numa_node;
+    cpu_index += cpu ? 1 : 0;
     if (!match) continue;
     set[static_cast<std::size_t>(w.id) / 32] |= 1u << (w.id % 32);
     found = true;
   }
   if (!found)
     throw InvalidArgument("submit: task '" + task + "' is pinned to " +
-                          (pin.cuda_device >= 0 ? "CUDA device " + std::to_string(pin.cuda_device)
-                                                : "the CPU workers of NUMA node " + std::to_string(pin.numa_node)) +
+                          (pin.cuda_device >= 0  ? "CUDA device " + std::to_string(pin.cuda_device)
+                           : pin.cpu_worker >= 0 ? "CPU worker " + std::to_string(pin.cpu_worker)
+                                                 : "the CPU workers of NUMA node " + std::to_string(pin.numa_node)) +
                           ", which no StarPU worker drives (hetsparse info lists them)");
   bits = std::move(set);
   return bits;

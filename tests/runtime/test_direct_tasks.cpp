@@ -48,6 +48,13 @@ TEST(DirectTasks, SoleWorkerIsTheOnlyOneThatMayRunTheTask) {
   rt::TaskSpec numa = task(both, rt::Where::Cpu);
   numa.workers.numa_node = 0;
   EXPECT_EQ(rt::sole_worker(one_gpu, numa), -1);
+  rt::TaskSpec second_cpu = task(both, rt::Where::Cpu);  // counted among the CPU workers
+  second_cpu.workers.cpu_worker = 1;
+  const std::vector<rt::WorkerInfo> cuda_first = {worker(0, Kind::Cuda, 0), worker(1, Kind::Cpu), worker(2, Kind::Cpu)};
+  EXPECT_EQ(rt::sole_worker(cuda_first, second_cpu), 2);
+  EXPECT_EQ(rt::sole_worker(one_gpu, second_cpu), 1);
+  second_cpu.workers.cpu_worker = 2;
+  EXPECT_EQ(rt::sole_worker(cuda_first, second_cpu), -1);
 }
 
 // One CPU worker: every direct task goes to it. A chain of updates of y, each reading the last, gives

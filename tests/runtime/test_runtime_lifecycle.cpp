@@ -84,6 +84,23 @@ TEST(Runtime, TasksPinnedToWorkers) {
   EXPECT_THROW(codelets::insert_axpy(r, gpu, 100, 1.0, hx.id(), hy.id()), InvalidArgument);
   cpu.workers = {0, 0};
   EXPECT_THROW(codelets::insert_axpy(r, cpu, 100, 1.0, hx.id(), hy.id()), InvalidArgument);
+  // One CPU worker (the second), past the scheduler too: runs there (y = 2 x + y); a third does not exist.
+  cpu.workers = {};
+  cpu.workers.cpu_worker = 1;
+  for (const bool direct : {false, true}) {
+    cpu.direct = direct;
+    codelets::insert_axpy(r, cpu, 100, 2.0, hx.id(), hy.id());
+  }
+  r.wait_all();
+  hy.reset();
+  EXPECT_EQ(y[7], (numa >= 0 ? 5.0 : 2.0) + 4.0);
+  hy = rt::make_vector_handle(r, y);
+  cpu.workers.cpu_worker = 2;
+  cpu.direct = false;
+  EXPECT_THROW(codelets::insert_axpy(r, cpu, 100, 1.0, hx.id(), hy.id()), InvalidArgument);
+  cpu.workers.numa_node = 0;  // two pins
+  cpu.workers.cpu_worker = 0;
+  EXPECT_THROW(codelets::insert_axpy(r, cpu, 100, 1.0, hx.id(), hy.id()), InvalidArgument);
 }
 
 TEST(Runtime, ExceptionInsideATaskReachesTheSubmitter) {
