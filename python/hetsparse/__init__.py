@@ -179,6 +179,17 @@ class TriangularSolver:
         """The scheme solves on a CUDA worker use, or the CPU mode."""
         return self._core.variant
 
+    @property
+    def solves_on_cpu(self):
+        """Whether solve() of one vector runs as serial substitution on one CPU core (device "cpu", no
+        CUDA worker, or device "auto" where the cost model predicts the core faster than the GPU)."""
+        return self._core.solves_on_cpu
+
+    @property
+    def placement(self):
+        """With device "auto" and a GPU: why solve() runs where it does ("" otherwise)."""
+        return self._core.placement
+
 
 def spmv(A, x, device="auto", blocks=0, runtime=None):
     """y = A x as SpMV tasks over row blocks (blocks=0: one per worker); x of shape (n,) or (n, k)."""

@@ -24,6 +24,9 @@ def test_triangular_solves(runtime, lower, unit):
     np.testing.assert_allclose(s.solve(B, transpose=True), spla.spsolve_triangular(Tu.T.tocsr(), B, lower=not lower),
                                rtol=1e-11, atol=1e-13)
     assert isinstance(s.variant, str)
+    assert isinstance(s.solves_on_cpu, bool) and isinstance(s.placement, str)
+    if s.runtime.cuda_workers == 0:  # no GPU: every one-vector solve is one CPU task
+        assert s.solves_on_cpu
 
 
 def test_triangular_structure_error(runtime):
