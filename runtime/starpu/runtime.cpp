@@ -4,9 +4,11 @@
 
 #include <starpu.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <set>
+#include <thread>
 
 #include "hetsparse/error.hpp"
 #include "codelets/support/cuda_libraries.hpp"
@@ -40,6 +42,7 @@ Runtime::Runtime(const RuntimeOptions& opts) : impl_(std::make_unique<Impl>()) {
     if (const starpu_sched_policy* policy = starpu_sched_get_sched_policy())  // the one that runs
       resolved_.scheduler = policy->policy_name;
     workers_ = list_workers();
+    impl_->spin_wait = workers_.size() < std::max(1u, std::thread::hardware_concurrency());
     cuda::init_libraries();
     pin_ = opts.pin_host_memory && cuda_workers() > 0;
   } catch (...) {
@@ -94,7 +97,7 @@ int Runtime::cuda_devices() const {
 }
 
 void Runtime::wait_all() {
-  spin_until_done(impl_->in_flight);  // then StarPU's wait returns at once, without a wake-up
+  if (impl_->spin_wait) spin_until_done(impl_->in_flight);  // then StarPU's wait returns at once, without a wake-up
   check_starpu(starpu_task_wait_for_all(), "starpu_task_wait_for_all");
   rethrow_task_error();
 }

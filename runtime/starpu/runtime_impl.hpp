@@ -28,6 +28,9 @@ struct Runtime::Impl {
   std::mutex mutex;
   std::atomic<long> in_flight{0};  // tasks submitted and not yet ended (task_completion.hpp)
   bool heteroprio = false;  // priorities become heteroprio buckets (set once at start-up)
+  // wait_all spins before StarPU's blocking wait only when the workers leave the waiting thread a core:
+  // where they do not, its spinning takes the core of the worker it waits for (set once at start-up).
+  bool spin_wait = true;
   // starpu_task::workerids bitmaps of the WorkerPins seen so far (tasks point into them until they end).
   std::map<std::tuple<int, int, int>, std::vector<std::uint32_t>> worker_sets;
 
