@@ -100,6 +100,14 @@ TEST(TriangularSolverHostTask, AutoSendsHostSolvesOfSmallDeepTrianglesToACpuWork
   }
   expect_matches_reference(chain, Triangle::Lower, false, false, Br, Xr, 1, "chain, submitted (the GPU)");
 
+  // Analysed on the GPU: the matrix handles live there, and the CPU task has StarPU bring them home.
+  sptrsv::TriangularSolveOptions on_device;
+  on_device.analysis_place = sptrsv::AnalysisPlace::Gpu;
+  s.analyze(chain, Triangle::Lower, false, on_device);
+  EXPECT_TRUE(s.analysed_on_device());
+  EXPECT_TRUE(s.host_solves_on_cpu()) << s.host_solve_placement().why();
+  run_solves(s, chain, Triangle::Lower, false, "chain analysed on the GPU, solved on a CPU worker");
+
   const Csr mesh = solver_input(anchor_laplacian_lower(3, 60, 5), Triangle::Lower, false, 6);
   s.analyze(mesh, Triangle::Lower, false, {});
   EXPECT_FALSE(s.host_solve_placement().cpu) << s.host_solve_placement().why();
