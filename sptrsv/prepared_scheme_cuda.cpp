@@ -1,14 +1,12 @@
-// Schemes on the GPU (see prepared_scheme.hpp): the candidate lists, the one dispatch from a spec to
-// its family (sptrsv/schemes/), and the per-worker preparation. Compiled only in CUDA builds.
+// Schemes on the GPU (see prepared_scheme.hpp): the one dispatch from a spec to its family
+// (sptrsv/schemes/) and the per-worker preparation; the candidate lists are scheme_candidates_cuda.cpp.
+// Compiled only in CUDA builds.
 #include <algorithm>
 #include <chrono>
-#include <map>
-#include <mutex>
 #include <utility>
 
 #include "hetsparse/error.hpp"
 #include "kernels/common/cuda_check.hpp"
-#include "sptrsv/ag/ag_scheme.hpp"
 #include "sptrsv/prepared_scheme.hpp"
 #include "sptrsv/schemes/prepared_family.hpp"
 
@@ -17,81 +15,6 @@ namespace hetsparse::sptrsv {
 using kernels::check_cuda;
 
 SchemeKind check_scheme(const std::string& scheme) { return parse_scheme(scheme).kind; }
-
-std::vector<std::string> plain_variant_names() { return kernels::gpu_variants(); }
-
-namespace {
-
-bool powered_qualifies(index_t levels, std::int64_t longest_row) {
-  return levels >= kPoweredMinLevels && longest_row <= kPoweredMaxRow;
-}
-
-std::vector<std::string> powered_names() {
-  std::vector<std::string> out;
-  for (const int power : {2, 4, 8, 16})
-    for (const char* base : {"cusparse", "syncfree_levelorder", "yuenyeung_levelorder", "clusterlevels"})
-      out.push_back("pow" + std::to_string(power) + ":" + base);
-  return out;
-}
-
-std::vector<std::string> powered_candidates(index_t levels, std::int64_t longest_row) {
-  return powered_qualifies(levels, longest_row) ? powered_names() : std::vector<std::string>{};
-}
-
-}  // namespace
-
-std::vector<std::string> powered_candidates(const TriangularPattern& p) {
-  return powered_candidates(p.num_levels(), p.features().rnnz_max);
-}
-
-namespace {
-
-// The lists of one class of shapes: the AG space's names (kept by ag_search_space_names, so their
-// address names the class) and whether powered forms qualify.
-struct CandidateLists {
-  std::vector<std::string> unpowered;
-  std::vector<std::string> with_powered;  // filled on first use
-};
-
-CandidateLists& lists_of(index_t n, std::int64_t nnz, index_t levels) {
-  static std::mutex mutex;
-  static std::map<const std::vector<std::string>*, CandidateLists> made;
-  const double mean_row = n > 0 ? double(nnz) / double(n) : 0.0;
-  const std::vector<std::string>& ag_names = ag::ag_search_space_names(n, nnz, levels, mean_row);
-  std::lock_guard<std::mutex> lock(mutex);
-  CandidateLists& lists = made[&ag_names];
-  if (lists.unpowered.empty()) {
-    std::vector<std::string> out = kernels::gpu_variants();
-    out.emplace_back("cusparse");
-    out.emplace_back("clusterlevels");
-    out.emplace_back("clusterlevels:lanes=8");  // long rows in narrow levels (cluster_rows_lanes)
-    out.emplace_back("clusterlevels:lanes=32");
-    out.emplace_back("wavefront");
-    out.insert(out.end(), ag_names.begin(), ag_names.end());
-    const std::vector<std::string> powered = powered_names();
-    std::vector<std::string> all = out;
-    const auto plain_and_cusparse = static_cast<std::ptrdiff_t>(kernels::gpu_variants().size() + 2);
-    all.insert(all.begin() + plain_and_cusparse, powered.begin(), powered.end());  // the order candidate_schemes had
-    lists.with_powered = std::move(all);
-    lists.unpowered = std::move(out);
-  }
-  return lists;
-}
-
-}  // namespace
-
-const std::vector<std::string>& unpowered_candidates(index_t n, std::int64_t nnz, index_t levels) {
-  return lists_of(n, nnz, levels).unpowered;
-}
-
-const std::vector<std::string>& candidate_schemes(index_t n, std::int64_t nnz, index_t levels, std::int64_t longest_row) {
-  const CandidateLists& lists = lists_of(n, nnz, levels);
-  return powered_qualifies(levels, longest_row) ? lists.with_powered : lists.unpowered;
-}
-
-const std::vector<std::string>& candidate_schemes(const TriangularPattern& p) {
-  return candidate_schemes(p.rows(), p.nnz(), p.num_levels(), p.features().rnnz_max);
-}
 
 std::unique_ptr<PreparedFamily> prepare_family(cudaStream_t stream, const kernels::TriangularView& host,
                                                const kernels::TriangularDeviceView& device, const SchemeSpec& spec,
