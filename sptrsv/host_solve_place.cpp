@@ -1,3 +1,4 @@
+// The host-solve placement: the two paths' cost models and the choice between them (host_solve_place.hpp).
 #include "sptrsv/host_solve_place.hpp"
 
 #include <cmath>
