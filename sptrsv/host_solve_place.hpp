@@ -21,8 +21,8 @@ struct HostSolveCosts {
   // The GPU: pinned staging, the scheme's kernel, the copies: c0 + c1 levels + c2 entries + c3 rows.
   std::array<double, 4> gpu{35.6, 0.633, 2.12e-4, 6.32e-4};
   // The CPU is taken only when predicted at most this fraction of the GPU's time: the CPU model
-  // misses by up to 1.9x (one core's time depends on where x's reads fall, which these sizes do not
-  // see), and near a tie the GPU leaves the CPU cores free.
+  // underestimates one core by up to 2.6x on the real triangles (its time depends on where x's reads
+  // fall, which these sizes do not see), and near a tie the GPU leaves the CPU cores free.
   double margin = 0.6;
 };
 
