@@ -190,7 +190,7 @@ int cmd_sptrsv(int argc, char** argv) {
   const bool analysed_on_gpu = solver.analysed_on_device();
   const sptrsv::Selection selection = solver.selection();
   const bool host_on_cpu = solver.host_solves_on_cpu();
-  const sptrsv::HostSolvePlacement placement = solver.host_solve_placement();
+  const std::string placement = solver.host_solve_placement().why();
   const index_t levels = solver.num_levels();
   const int parallel_width = codelets::last_parallel_task_width();
   const long long level_tasks =
@@ -229,7 +229,7 @@ int cmd_sptrsv(int argc, char** argv) {
     } else {
       j.set("kernel_note", paths.kernel_note);
     }
-    if (placement.cpu_us > 0) j.set("host_solve_placement", placement.why());
+    if (!placement.empty()) j.set("host_solve_placement", placement);
     j.set("preprocess_steps", steps_json(pre.steps));
     if (analyses > 1) {
       j.set("analyses", static_cast<long long>(analyses)).set("preprocess_first_s", pre.first_seconds)
@@ -292,7 +292,7 @@ int cmd_sptrsv(int argc, char** argv) {
     if (analyses > 1) std::printf("first       preprocess %.4f s (the first of %ld analyses)\n", pre.first_seconds, analyses);
     std::printf("solve       %.4f ms (median of %ld, host vectors)  %.3f GFLOP/s\n", median * 1e3, iters, gflops);
     std::printf("resident    %.4f ms (vectors the runtime keeps where the solve runs)\n", paths.resident_ms);
-    if (placement.cpu_us > 0) std::printf("host solves %s (device auto)\n", placement.why().c_str());
+    if (!placement.empty()) std::printf("host solves %s (device auto)\n", placement.c_str());
     if (paths.kernel_ms > 0)
       std::printf("kernel      %.4f ms alone (%s), %.4f ms to copy b in and x out: host path %.2fx, resident %.2fx\n",
                   paths.kernel_ms, variant.c_str(), paths.copy_ms, median * 1e3 / (paths.kernel_ms + paths.copy_ms),

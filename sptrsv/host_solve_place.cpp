@@ -6,6 +6,7 @@
 namespace hetsparse::sptrsv {
 
 std::string HostSolvePlacement::why() const {
+  if (cpu_us <= 0 && gpu_us <= 0) return "";
   const auto us = [](double v) { return std::to_string(static_cast<long long>(std::lround(v))) + " us"; };
   return std::string(cpu ? "one CPU core: " : "the GPU: ") + us(cpu ? cpu_us : gpu_us) + " predicted against " +
          us(cpu ? gpu_us : cpu_us) + (cpu ? " on the GPU" : " on one CPU core");

@@ -29,7 +29,8 @@ struct HostSolveCosts {
 struct HostSolvePlacement {
   bool cpu = false;
   double cpu_us = 0, gpu_us = 0;  // the predictions
-  std::string why() const;        // "one CPU core: 41 us predicted against 96 us on the GPU"
+  // "one CPU core: 41 us predicted against 96 us on the GPU"; "" for no placement made (all zero).
+  std::string why() const;
 };
 
 HostSolvePlacement place_host_solves(index_t rows, std::int64_t nnz, index_t levels, const HostSolveCosts& costs = {});

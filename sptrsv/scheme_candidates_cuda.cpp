@@ -40,11 +40,11 @@ std::vector<std::string> powered_candidates(const TriangularPattern& p) {
 
 namespace {
 
-// The lists of one class of shapes: the AG space's names (kept by ag_search_space_names, so their
-// address names the class) and whether powered forms qualify.
+// The two lists of one class of shapes (the address of the AG space's names, which
+// ag_search_space_names keeps, names the class): without and with the powered forms, made together.
 struct CandidateLists {
   std::vector<std::string> unpowered;
-  std::vector<std::string> with_powered;  // filled on first use
+  std::vector<std::string> with_powered;
 };
 
 CandidateLists& lists_of(index_t n, std::int64_t nnz, index_t levels) {

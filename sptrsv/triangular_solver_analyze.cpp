@@ -155,7 +155,6 @@ void TriangularSolver::adopt(std::unique_ptr<TriangularPattern> pattern, std::un
 }
 
 void TriangularSolver::choose_scheme(const TriangularSolveOptions& options) {
-  host_place_ = HostSolvePlacement{};
   if (!gpu_) {
     variant_ = cpu_mode_ == CpuMode::Serial         ? "cpu_serial"
                : cpu_mode_ == CpuMode::ParallelTask ? "cpu_parallel_task"

@@ -24,46 +24,39 @@ std::size_t at(index_t row, index_t column, index_t ld) {
   return static_cast<std::size_t>(row) + static_cast<std::size_t>(column) * static_cast<std::size_t>(ld);
 }
 
-// x[row] = (b[row] - the row's products) / its diagonal, for one column: two partial sums, so a
-// row's products do not wait on one chain of dependent subtractions. b is read before x is written.
-inline void solve_row_one(index_t row, const RowSpan& span, const index_t* colind, const double* values, const double* b,
-                          double* x) {
-  double even = b[row], odd = 0.0;
+// start - the row's products with x (colind/values[span]), in two partial sums: the products do not
+// wait on one chain of dependent subtractions.
+inline double minus_row_products(double start, const RowSpan& span, const index_t* colind, const double* values,
+                                 const double* x) {
+  double even = start, odd = 0.0;
   index_t p = span.begin;
   for (; p + 1 < span.end; p += 2) {
     even -= values[p] * x[colind[p]];
     odd -= values[p + 1] * x[colind[p + 1]];
   }
   if (p < span.end) even -= values[p] * x[colind[p]];
-  x[row] = (even + odd) / values[span.diagonal];
+  return even + odd;
 }
 
 // x[row] for every right-hand side, from x entries already final; the row's entries are
-// colind/values[span]. b is read before x is written. Two partial sums: a row's products no longer
-// wait on one chain of dependent subtractions (long rows solve 1.4-1.9x faster on one core).
+// colind/values[span]. b is read before x is written.
 void solve_row(index_t row, const RowSpan& span, const index_t* colind, const double* values, const double* b,
                index_t ldb, double* x, index_t ldx, index_t nrhs) {
   const double diagonal = values[span.diagonal];
   for (index_t r = 0; r < nrhs; ++r) {
     const double* x_column = x + static_cast<std::size_t>(r) * static_cast<std::size_t>(ldx);
-    double even = b[at(row, r, ldb)], odd = 0.0;
-    index_t p = span.begin;
-    for (; p + 1 < span.end; p += 2) {
-      even -= values[p] * x_column[colind[p]];
-      odd -= values[p + 1] * x_column[colind[p + 1]];
-    }
-    if (p < span.end) even -= values[p] * x_column[colind[p]];
-    x[at(row, r, ldx)] = (even + odd) / diagonal;
+    x[at(row, r, ldx)] = minus_row_products(b[at(row, r, ldb)], span, colind, values, x_column) / diagonal;
   }
 }
 
 }  // namespace
 
 void sptrsv_cpu(const TriangularView& t, const double* b, index_t ldb, double* x, index_t ldx, index_t nrhs) {
-  if (nrhs == 1) {  // one column: no column strides in the loop (1.2-2.5x faster on one core)
+  if (nrhs == 1) {  // one column: no column strides in the loop (docs/benchmarks.md, issue 16)
     for (index_t k = 0; k < t.n; ++k) {
       const index_t row = t.upper ? t.n - 1 - k : k;
-      solve_row_one(row, row_span(t.upper, t.rowptr, row), t.colind, t.values, b, x);
+      const RowSpan span = row_span(t.upper, t.rowptr, row);
+      x[row] = minus_row_products(b[row], span, t.colind, t.values, x) / t.values[span.diagonal];
     }
     return;
   }

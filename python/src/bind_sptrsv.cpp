@@ -49,10 +49,7 @@ void bind_sptrsv(py::module_& m) {
            "b"_a, "transpose"_a = false, "overwrite_b"_a = false)
       .def_property_readonly("variant", [](const TriangularEngine& e) { return e.get().chosen_variant(); })
       .def_property_readonly("solves_on_cpu", [](const TriangularEngine& e) { return e.get().host_solves_on_cpu(); })
-      .def_property_readonly("placement", [](const TriangularEngine& e) {
-        const sptrsv::HostSolvePlacement& p = e.get().host_solve_placement();
-        return p.cpu_us > 0 ? p.why() : std::string();
-      });
+      .def_property_readonly("placement", [](const TriangularEngine& e) { return e.get().host_solve_placement().why(); });
 
   m.def(
       "spmv",

@@ -47,13 +47,11 @@ std::vector<std::uint32_t>& Runtime::Impl::worker_set(const std::vector<WorkerIn
   if (!bits.empty()) return bits;
   std::vector<std::uint32_t> set((workers.size() + 31) / 32, 0);
   bool found = false;
-  int cpu_index = 0;
+  const int pinned_cpu = pin.cpu_worker >= 0 ? cpu_worker_id(workers, pin.cpu_worker) : -1;
   for (const WorkerInfo& w : workers) {
-    const bool cpu = w.kind == WorkerInfo::Kind::Cpu;
-    const bool match = pin.cuda_device >= 0 ? w.kind == WorkerInfo::Kind::Cuda && w.device_id == pin.cuda_device
-                       : pin.cpu_worker >= 0 ? cpu && cpu_index == pin.cpu_worker
-                                             : cpu && w.numa_node == pin.numa_node;
-    cpu_index += cpu ? 1 : 0;
+    const bool match = pin.cuda_device >= 0  ? w.kind == WorkerInfo::Kind::Cuda && w.device_id == pin.cuda_device
+                       : pin.cpu_worker >= 0 ? w.id == pinned_cpu
+                                             : w.kind == WorkerInfo::Kind::Cpu && w.numa_node == pin.numa_node;
     if (!match) continue;
     set[static_cast<std::size_t>(w.id) / 32] |= 1u << (w.id % 32);
     found = true;

@@ -49,14 +49,18 @@ const char* to_string(WorkerInfo::Kind k) {
   return "?";
 }
 
+int cpu_worker_id(const std::vector<WorkerInfo>& workers, int k) {
+  int cpu_index = 0;
+  for (const WorkerInfo& w : workers)
+    if (w.kind == WorkerInfo::Kind::Cpu && cpu_index++ == k) return w.id;
+  return -1;
+}
+
 int sole_worker(const std::vector<WorkerInfo>& workers, const TaskSpec& t) {
   if (t.workers.numa_node >= 0 || t.kernel == nullptr) return -1;
   if (t.workers.cpu_worker >= 0) {  // that CPU worker, if there is one and the task may run on a CPU
     if (t.where == Where::Cuda || !t.kernel->devices.has(Device::Cpu)) return -1;
-    int cpu_index = 0;
-    for (const WorkerInfo& w : workers)
-      if (w.kind == WorkerInfo::Kind::Cpu && cpu_index++ == t.workers.cpu_worker) return w.id;
-    return -1;
+    return cpu_worker_id(workers, t.workers.cpu_worker);
   }
   int found = -1, count = 0;
   for (const WorkerInfo& w : workers) {

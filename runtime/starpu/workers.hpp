@@ -21,6 +21,9 @@ struct WorkerInfo {
 // Needs an initialised StarPU (a live Runtime).
 std::vector<WorkerInfo> list_workers();
 
+// The id of the k-th CPU worker of `workers` (counted among the CPU workers, WorkerPin::cpu_worker), or -1.
+int cpu_worker_id(const std::vector<WorkerInfo>& workers, int k);
+
 // The id of the one worker of `workers` that may run `t` (its Where, its CUDA device or CPU worker pin,
 // its kernel's devices), or -1 when none or several may (or it is pinned to a NUMA node's CPU workers).
 int sole_worker(const std::vector<WorkerInfo>& workers, const TaskSpec& t);
