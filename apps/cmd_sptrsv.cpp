@@ -13,6 +13,7 @@
 #include "cli/json.hpp"
 #include "cli/result_checks.hpp"
 #include "apps/commands.hpp"
+#include "apps/sptrsv_input.hpp"
 #include "apps/sptrsv_options.hpp"
 #include "apps/sptrsv_preprocess.hpp"
 #include "codelets/sptrsv/sptrsv_level_codelets.hpp"
@@ -26,32 +27,6 @@
 
 namespace hetsparse::cli {
 namespace {
-
-Triangle parse_triangle(const std::string& s) {
-  if (s == "lower") return Triangle::Lower;
-  if (s == "upper") return Triangle::Upper;
-  throw UsageError("hetsparse sptrsv: --triangle must be lower or upper, not '" + s + "'");
-}
-
-// The requested triangle of A; an input that only has the other triangle (the anchor generators
-// give lower triangles) is transposed first, so `--triangle upper` solves with L^T.
-Csr requested_triangle(const Csr& A, Triangle tri) {
-  const Triangle other = tri == Triangle::Lower ? Triangle::Upper : Triangle::Lower;
-  if (triangle(A, tri, false).nnz() == 0 && triangle(A, other, false).nnz() > 0) return triangle(transpose(A), tri);
-  return triangle(A, tri);
-}
-
-// The smallest |T(i, i)| (0 when a diagonal entry is missing), for the overflow message.
-double min_abs_diagonal(const Csr& T) {
-  double m = HUGE_VAL;
-  for (index_t i = 0; i < T.rows; ++i) {
-    double d = 0;
-    for (offset_t k = T.rowptr[i]; k < T.rowptr[i + 1]; ++k)
-      if (T.colind[k] == i) d += T.values[k];
-    m = std::min(m, std::abs(d));
-  }
-  return m;
-}
 
 // Solves can only go to CUDA workers when there are some: say so rather than name a GPU scheme
 // that never ran.
@@ -130,6 +105,7 @@ int cmd_sptrsv(int argc, char** argv) {
   if (p.get_int("expected-solves") < 1) throw UsageError("hetsparse sptrsv: --expected-solves must be at least 1");
   so.expected_solves = static_cast<int>(std::min<long>(p.get_int("expected-solves"), 1L << 30));
   so.perfmodel_dir = runtime.options().perfmodel_dir;
+  so.inline_solves = !p.has("solve-tasks");
   so.matrix_name = in.name;
   so.split.model_file = p.get("split-model");
   so.split.cpu_parallel_width = std::max(1, widest);
@@ -162,7 +138,10 @@ int cmd_sptrsv(int argc, char** argv) {
   // x that a user of the kernel alone pays.
   sptrsv::SolvePathTimes paths;
   const int path_runs = static_cast<int>(std::min(iters, 20L));
-  paths.resident_ms = sptrsv::time_resident_solves(solver, runtime, b, path_runs);
+  const sptrsv::ResidentTimes resident = sptrsv::time_resident_solves(solver, runtime, b, path_runs);
+  paths.resident_ms = resident.solve_ms;
+  paths.resident_submit_ms = resident.submit_ms;
+  const bool resident_matches = same_solution(resident.x, x);
   sptrsv::time_kernel_path(solver, runtime, b, x, path_runs, paths);
 
   // r = b - T x; with a unit diagonal T's stored diagonal does not count.
@@ -181,7 +160,7 @@ int cmd_sptrsv(int argc, char** argv) {
   // triangular solve is backward stable, so a right x keeps it near rounding whatever T's scaling,
   // where ||r|| / ||b|| grows with |T||x| / |b| (e.g. bcsstk13's lower triangle: 1.9e-6).
   const double backward = triangular_backward_error(T, tri == Triangle::Upper, unit, x, b, r);
-  const bool ok = std::isfinite(backward) && backward <= kBackwardErrorLimit;
+  const bool ok = std::isfinite(backward) && backward <= kBackwardErrorLimit && resident_matches;
   const auto nnz = solver.nnz();
   const double gflops = 2.0 * double(nnz) / (median * 1e9);
   const sptrsv::TriangularFeatures features = solver.features();
@@ -190,6 +169,7 @@ int cmd_sptrsv(int argc, char** argv) {
   const bool analysed_on_gpu = solver.analysed_on_device();
   const sptrsv::Selection selection = solver.selection();
   const bool host_on_cpu = solver.host_solves_on_cpu();
+  const bool solver_inline = solver.inline_solves();
   const std::string placement = solver.host_solve_placement().why();
   const index_t levels = solver.num_levels();
   const int parallel_width = codelets::last_parallel_task_width();
@@ -219,7 +199,8 @@ int cmd_sptrsv(int argc, char** argv) {
         .set("preprocess_in_solves", median > 0 ? preprocess_s / median : 0.0)
         .set("runtime_start_s", runtime_start_s).set("warmup_solve_s", pre.warmup_solve_seconds)
         .set("iterations", static_cast<long long>(iters)).set("solve_ms", median * 1e3).set("gflops", gflops)
-        .set("resident_solve_ms", paths.resident_ms)
+        .set("resident_solve_ms", paths.resident_ms).set("resident_submit_ms", paths.resident_submit_ms)
+        .set("resident_matches", resident_matches).set("inline_solves", solver_inline)
         .set("relative_residual", residual).set("backward_error", backward).set("correct", ok)
         .set("host_solves_in_cpu_task", host_on_cpu);
     if (paths.kernel_ms > 0) {
@@ -291,7 +272,9 @@ int cmd_sptrsv(int argc, char** argv) {
       std::printf("  %-26s %.4f s\n", st.name.c_str(), st.seconds);
     if (analyses > 1) std::printf("first       preprocess %.4f s (the first of %ld analyses)\n", pre.first_seconds, analyses);
     std::printf("solve       %.4f ms (median of %ld, host vectors)  %.3f GFLOP/s\n", median * 1e3, iters, gflops);
-    std::printf("resident    %.4f ms (vectors the runtime keeps where the solve runs)\n", paths.resident_ms);
+    std::printf("resident    %.4f ms solve(b, x) on handles the runtime keeps where the solve runs (%s); "
+                "submit + wait %.4f ms%s\n", paths.resident_ms, solver_inline ? "inline" : "a task",
+                paths.resident_submit_ms, resident_matches ? "" : "; x DIFFERS from the host solve's");
     if (!placement.empty()) std::printf("host solves %s (device auto)\n", placement.c_str());
     if (paths.kernel_ms > 0)
       std::printf("kernel      %.4f ms alone (%s), %.4f ms to copy b in and x out: host path %.2fx, resident %.2fx\n",

@@ -13,6 +13,8 @@ void add_sptrsv_options(ArgParser& p) {
               "100")
       .option("device", "auto|any|cpu|gpu",
               "where the solves run: auto = the GPU when there is one (solves of host vectors on one CPU core where a cost model predicts them faster there), any = the scheduler decides", "auto")
+      .flag("solve-tasks", "synchronous GPU solves as StarPU tasks, which traces show (default: run in the calling "
+                           "thread on the GPU, no task's round trip)")
       .option("cpu-mode", "serial|parallel-task|level-tasks",
               "solves on CPU workers: one serial task, one StarPU parallel task over a combined worker (default "
               "scheduler then peager), or per-level tasks",

@@ -219,6 +219,38 @@ int main(int argc, char** argv) try {
   report("starpu_chain_r_per_chain", time_each(10, chain_of(&empty_r)),
          "per chain of --chain independent tasks (R on one handle; divide by --chain)");
   starpu_task_wait_for_all();
+  // No task: the calling thread acquires the handles on the CUDA worker's memory node (StarPU orders
+  // the acquisition after earlier tasks on them), launches on its own stream, waits, releases.
+  {
+    const unsigned node = starpu_worker_get_memory_node(static_cast<unsigned>(worker));
+    kernels::check_cuda(cudaSetDevice(starpu_worker_get_devid(worker)), "device");
+    cudaStream_t own;
+    kernels::check_cuda(cudaStreamCreateWithFlags(&own, cudaStreamNonBlocking), "stream");
+    const auto acquired = [&](int handles) {
+      return [&, handles] {
+        starpu_data_acquire_on_node(h, static_cast<int>(node), STARPU_R);
+        if (handles > 1) starpu_data_acquire_on_node(hx, static_cast<int>(node), STARPU_W);
+        if (starpu_data_handle_to_pointer(h, node) == nullptr) throw std::runtime_error("not on the GPU");
+        kernels::check_cuda(bench::launch_empty_kernel(own), "empty kernel");
+        kernels::check_cuda(cudaStreamSynchronize(own), "sync");
+        if (handles > 1) starpu_data_release_on_node(hx, static_cast<int>(node));
+        starpu_data_release_on_node(h, static_cast<int>(node));
+      };
+    };
+    report("acquire_launch_sync_one", time_each(runs, acquired(1)),
+           "no task: acquire 1 handle (R) on the CUDA node, empty kernel on an own stream, sync, release");
+    report("acquire_launch_sync_two", time_each(runs, acquired(2)),
+           "no task: acquire b (R) and x (W) on the CUDA node, empty kernel, sync, release both");
+    {
+      auto [task_us, inline_us] = time_alternately(runs, [&] { submit(&three, h, worker, hx, hv); spin_done(); },
+                                                   acquired(2));
+      report("alternate_task_three_data", task_us, "starpu_task_three_data, alternating with the next");
+      report("alternate_acquire_two", inline_us, "acquire_launch_sync_two, alternating with the last");
+    }
+    report("acquire_chain_per_chain", time_each(10, [&] { for (int i = 0; i < chain; ++i) acquired(2)(); }),
+           "per chain of --chain acquire-launch-sync-release of b and x (divide by --chain)");
+    cudaStreamDestroy(own);
+  }
   std::fprintf(stderr, "bench_round_trip: measures done, shutting StarPU down\n");
   starpu_data_unregister(h);
   starpu_data_unregister(hx);

@@ -189,6 +189,16 @@ class TaskRuntime {
   // task graphs). Where tasks only ever run on the host memory itself: always.
   virtual bool valid_on_host(HandleId) { return true; }
   virtual void release_on_host(HandleId) {}
+  // Runs a task now, in the calling thread, on a GPU, and returns when it is done: for latency-bound
+  // work awaited at once (a solve on vectors already on the GPU), where a worker's round trip would
+  // cost more than the kernel. The data are acquired on the GPU's memory (CUDA device
+  // t.workers.cuda_device, else the first CUDA worker's), in the order given and each after the
+  // tasks submitted on it so far, as the task's would be; the kernel's CUDA function runs on the
+  // calling thread's stream for that device, which is then awaited; the data are released, and tasks
+  // submitted on them later see what it wrote. Its exceptions reach the caller. Returns false, doing
+  // nothing, where the runtime cannot (no CUDA worker there, a kernel without a CUDA function, a
+  // Where::Cpu task, a Scratch access): submit() it then. No trace event: traces show tasks only.
+  virtual bool run_inline(const TaskSpec&) { return false; }
 };
 
 // A handle's host memory held for a scope (see TaskRuntime::acquire_on_host).

@@ -2,6 +2,7 @@
 """The host-vector solve paths of `hetsparse sptrsv`, from scripts/bench.d/sptrsv_host_paths.sh's JSON lines.
 
 usage: sptrsv_host_paths.py report OUTDIR   the table (auto against the GPU path) and issue 16's targets
+       sptrsv_host_paths.py resident OUTDIR the synchronous solves inline (auto) against as tasks (tasks)
        sptrsv_host_paths.py fit OUTDIR [--margin M ...]
                                            the placement's cost models (sptrsv/host_solve_place.hpp) fitted
                                            on --device cpu and --device gpu, and what each margin picks
@@ -64,6 +65,45 @@ def report(outdir):
           f"{sel_ok}; GPU path / auto geomean {geo:.2f}")
 
 
+def resident(outdir):
+    auto = load(outdir / "host_paths_auto.jsonl")
+    tasks = load(outdir / "host_paths_tasks.jsonl")
+    print("| triangle | rows | entries | levels | kernel (µs) | kernel call (µs) | resident inline (µs) |"
+          " submit + wait (µs) | resident as a task (µs) | inline - kernel (µs) | target (µs) |"
+          " host inline (µs) | host as tasks (µs) | host where |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    met_inline = met_tasks = host_ok = host_ok_tasks = n = 0
+    over, gains = [], []
+    for name in sorted(auto, key=lambda k: auto[k]["nnz"]):
+        d, t = auto[name], tasks.get(name, {})
+        kernel = us(d, "kernel_ms")
+        if kernel <= 0:
+            continue
+        n += 1
+        res, sub, res_t = us(d, "resident_solve_ms"), us(d, "resident_submit_ms"), us(t, "resident_solve_ms")
+        target = 1.1 * kernel + 10
+        met_inline += res <= target
+        met_tasks += 0 < res_t <= target
+        over.append(res - kernel)
+        host, host_t, copies = us(d, "solve_ms"), us(t, "solve_ms"), us(d, "copy_ms")
+        host_ok += host <= 1.1 * (kernel + copies)
+        host_ok_tasks += 0 < host_t <= 1.1 * (kernel + copies)
+        if res_t > 0:
+            gains.append(res_t / res)
+        where = "one core" if d.get("host_solves_in_cpu_task") else "GPU"
+        print(f"| {name} | {d['rows']} | {d['nnz']} | {d['levels']} | {kernel:.1f} | {us(d, 'kernel_call_ms'):.1f} | "
+              f"{res:.1f} | {sub:.1f} | {res_t:.1f} | {res - kernel:.1f} | {target:.1f} | {host:.1f} | {host_t:.1f} | {where} |")
+    over.sort()
+    geo = math.exp(sum(map(math.log, gains)) / len(gains)) if gains else float("nan")
+    correct = sum(1 for d in auto.values() if d.get("correct")) + sum(1 for d in tasks.values() if d.get("correct"))
+    worst = max([d.get("backward_error", 0.0) for d in list(auto.values()) + list(tasks.values())] or [0.0])
+    print(f"\n{n} triangles with a GPU kernel: resident target (1.1 x kernel + 10 µs) met inline on {met_inline}, as "
+          f"tasks on {met_tasks}; inline - kernel median {over[len(over) // 2] if over else float('nan'):.1f} µs "
+          f"(max {over[-1] if over else float('nan'):.1f}); task / inline geomean {geo:.2f}; host target (1.1 x "
+          f"(kernel + copies)) inline {host_ok}, as tasks {host_ok_tasks}; correct {correct} of "
+          f"{len(auto) + len(tasks)} runs, worst backward error {worst:.1e}")
+
+
 def lstsq(xs, ys):
     """Relative least squares (each row weighted by 1 / y) by the normal equations."""
     k = len(xs[0])
@@ -114,12 +154,14 @@ def fit(outdir, margins):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=["report", "fit"])
+    ap.add_argument("what", choices=["report", "resident", "fit"])
     ap.add_argument("outdir", type=pathlib.Path)
     ap.add_argument("--margin", type=float, action="append", help="fit: margins to try (default 0.6, 0.8, 1.0)")
     a = ap.parse_args()
     if a.what == "report":
         report(a.outdir)
+    elif a.what == "resident":
+        resident(a.outdir)
     else:
         fit(a.outdir, a.margin or [0.6, 0.8, 1.0])
 

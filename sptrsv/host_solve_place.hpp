@@ -14,16 +14,17 @@
 namespace hetsparse::sptrsv {
 
 // Microseconds of one host-vector solve through TriangularSolver::solve, fitted on the H200 node
-// (docs/benchmarks.md, issue 16, twenty-sixth session).
+// (docs/benchmarks.md, issue 16, twenty-seventh session: the GPU path inline, no task).
 struct HostSolveCosts {
   // One CPU worker, b and x read and written in place by the task: c0 + c1 rows + c2 stored entries.
-  std::array<double, 3> cpu{10.3, 2.59e-3, 8.38e-4};
+  std::array<double, 3> cpu{6.54, 5.15e-3, 7.65e-4};
   // The GPU: pinned staging, the scheme's kernel, the copies: c0 + c1 levels + c2 entries + c3 rows.
-  std::array<double, 4> gpu{35.6, 0.633, 2.12e-4, 6.32e-4};
+  std::array<double, 4> gpu{21.2, 0.628, 1.53e-4, 1.13e-3};
   // The CPU is taken only when predicted at most this fraction of the GPU's time: the CPU model
-  // underestimates one core by up to 2.6x on the real triangles (its time depends on where x's reads
-  // fall, which these sizes do not see), and near a tie the GPU leaves the CPU cores free.
-  double margin = 0.6;
+  // misses one core by up to 3.8x on the real triangles (its time depends on where x's reads fall,
+  // which these sizes do not see), and near a tie the GPU leaves the CPU cores free. The largest
+  // margin that sent no triangle of the fit to a slower core.
+  double margin = 0.8;
 };
 
 struct HostSolvePlacement {

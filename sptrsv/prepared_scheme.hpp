@@ -74,7 +74,8 @@ class PreparedScheme {
   PreparedScheme(cudaStream_t stream, const kernels::TriangularView& host, const kernels::TriangularDeviceView& device,
                  const SchemeSpec& spec, PoweredCache* powered = nullptr);
   // From the device matrix alone (m outlives the result); null when the scheme needs the host
-  // pattern after all (prepares_from_device_matrix false, or rows too long for the pack).
+  // pattern after all (prepares_from_device_matrix false, or rows too long for the pack). A plain
+  // variant solves on m's arrays.
   static std::unique_ptr<PreparedScheme> from_device(cudaStream_t stream, const DeviceMatrix& m, const SchemeSpec& spec);
   ~PreparedScheme();
   PreparedScheme(const PreparedScheme&) = delete;

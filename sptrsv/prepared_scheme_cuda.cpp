@@ -70,10 +70,13 @@ PreparedScheme::PreparedScheme(cudaStream_t stream, const kernels::TriangularVie
 
 std::unique_ptr<PreparedScheme> PreparedScheme::from_device(cudaStream_t stream, const DeviceMatrix& m,
                                                             const SchemeSpec& spec) {
-  if (!prepares_from_device_matrix(spec)) return nullptr;
+  if (spec.kind != SchemeKind::Variant && !prepares_from_device_matrix(spec)) return nullptr;
   const auto t0 = std::chrono::steady_clock::now();
   std::unique_ptr<PreparedFamily> family;
   switch (spec.kind) {
+    case SchemeKind::Variant:  // the analysis's arrays are all it reads
+      family = prepare_variant(m.view, spec.variant);
+      break;
     case SchemeKind::Cusparse:
       family = prepare_cusparse(stream, m.view);
       break;

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <mutex>
+#include <numeric>
 #include <set>
 
 #include "hetsparse/error.hpp"
@@ -13,6 +15,7 @@ namespace hetsparse::sptrsv {
 namespace {
 
 const double kMissing = std::log(10.0);  // a scheme a neighbour did not time: 10x its best
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 double get(const std::map<std::string, double>& f, const char* name) {
   const auto it = f.find(name);
@@ -106,6 +109,7 @@ SchemeModel SchemeModel::fit(const std::vector<TimingSample>& samples, int k, co
   }
   if (used.empty()) throw InvalidArgument("SchemeModel::fit: no sample has a timed scheme");
   m.schemes_.assign(names.begin(), names.end());
+  m.index_schemes();
   const std::size_t d = model_input_names().size();
   std::vector<std::vector<double>> x;
   for (const TimingSample* s : used) x.push_back(model_inputs(s->features));
@@ -164,27 +168,63 @@ std::vector<double> SchemeModel::standardise(const std::vector<double>& inputs) 
   return z;
 }
 
+struct SchemeModel::Memo {
+  std::mutex mutex;
+  std::vector<std::string> names;
+  std::vector<std::size_t> indices;
+};
+
+void SchemeModel::index_schemes() {
+  by_name_.resize(schemes_.size());
+  std::iota(by_name_.begin(), by_name_.end(), std::size_t{0});
+  std::sort(by_name_.begin(), by_name_.end(), [&](std::size_t a, std::size_t b) { return schemes_[a] < schemes_[b]; });
+  memo_ = std::make_shared<Memo>();
+}
+
+std::optional<std::size_t> SchemeModel::scheme_index(const std::string& name) const {
+  const auto it = std::lower_bound(by_name_.begin(), by_name_.end(), name,
+                                   [&](std::size_t i, const std::string& n) { return schemes_[i] < n; });
+  if (it == by_name_.end() || schemes_[*it] != name) return std::nullopt;
+  return *it;
+}
+
+void SchemeModel::allowed_indices(const std::vector<std::string>& allowed, std::vector<std::size_t>& pool) const {
+  std::lock_guard<std::mutex> lock(memo_->mutex);
+  if (memo_->names != allowed) {
+    memo_->names = allowed;
+    memo_->indices.clear();
+    for (const std::string& name : allowed)
+      if (const std::optional<std::size_t> i = scheme_index(name)) memo_->indices.push_back(*i);
+  }
+  pool = memo_->indices;
+}
+
 std::string SchemeModel::predict(const std::vector<double>& inputs, const std::vector<std::string>& allowed,
                                  bool (*accept)(const std::string&)) const {
   if (samples_.empty()) return "";
   const std::vector<double> sc = scores(standardise(inputs), samples_.size());
-  // The best score first, the names compared only for it (tens of long names a comparison); the next
-  // best only when it is not allowed. The first of equal scores wins.
-  std::vector<bool> refused(schemes_.size(), false);
+  // The schemes to choose from: every one, or those of `allowed` the model knows (allowed_indices).
+  std::vector<std::size_t> pool;
+  if (allowed.empty()) {
+    pool.resize(schemes_.size());
+    std::iota(pool.begin(), pool.end(), std::size_t{0});
+  } else {
+    allowed_indices(allowed, pool);
+  }
+  // The best score, the first of equal scores (the lower index) before the others; the next best
+  // only when `accept` refuses.
   for (;;) {
-    std::size_t best = schemes_.size();
-    double best_score = std::numeric_limits<double>::infinity();
-    for (std::size_t s = 0; s < schemes_.size(); ++s) {
-      if (!refused[s] && sc[s] < best_score) {
-        best_score = sc[s];
-        best = s;
+    std::size_t best = schemes_.size(), at = 0;
+    for (std::size_t j = 0; j < pool.size(); ++j) {
+      const std::size_t i = pool[j];
+      if (sc[i] < kInfinity && (best == schemes_.size() || sc[i] < sc[best] || (sc[i] == sc[best] && i < best))) {
+        best = i;
+        at = j;
       }
     }
     if (best == schemes_.size()) return "";
-    const std::string& name = schemes_[best];
-    const bool listed = allowed.empty() || std::find(allowed.begin(), allowed.end(), name) != allowed.end();
-    if (listed && (accept == nullptr || accept(name))) return name;
-    refused[best] = true;
+    if (accept == nullptr || accept(schemes_[best])) return schemes_[best];
+    pool.erase(pool.begin() + static_cast<std::ptrdiff_t>(at));
   }
 }
 

@@ -8,6 +8,8 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -65,12 +67,21 @@ class SchemeModel {
   std::vector<double> standardise(const std::vector<double>& inputs) const;
   std::vector<double> scores(const std::vector<double>& z, std::size_t skip) const;
   double loo_loss() const;
+  void index_schemes();  // by_name_ and a fresh memo (fit and load)
+  std::optional<std::size_t> scheme_index(const std::string& name) const;
+  // The indices of `allowed`'s names the model knows (pool), remembered for the last list: analyses
+  // ask with one of a few candidate lists, and comparing a list with the last one costs a fraction
+  // of looking its hundred-odd names up again.
+  void allowed_indices(const std::vector<std::string>& allowed, std::vector<std::size_t>& pool) const;
+  struct Memo;
 
   std::string gpu_, arch_;
   int k_ = 3;
   std::vector<double> mean_, scale_;
   std::vector<double> weight_;  // per input, 0 or 1: the inputs forward selection kept
   std::vector<std::string> schemes_;
+  std::vector<std::size_t> by_name_;  // schemes_ indices in name order: a prediction looks names up
+  std::shared_ptr<Memo> memo_;         // shared by copies: it only caches what the names give
   std::vector<Sample> samples_;
 };
 

@@ -129,6 +129,7 @@ SchemeModel SchemeModel::load(const std::string& path) {
   }
   if (!header) fail("empty file");
   if (m.mean_.size() != d || m.scale_.size() != d || m.weight_.size() != d) fail("mean, scale or weight missing");
+  m.index_schemes();
   return m;
 }
 

@@ -43,6 +43,7 @@ void TriangularSolver::release_matrix() {
   level_tasks_.reset();
   handles_.reset();  // unregisters the previous matrix, if any
   worker_schemes_.reset();
+  inline_variant_.reset();
 }
 
 TriangularSolver::Shape TriangularSolver::shape() const {
@@ -164,6 +165,7 @@ void TriangularSolver::update_values(const Csr& T) {
   }
   // The workers' prepared copies hold the old values: prepare again (lazily) from the new ones.
   if (worker_schemes_) worker_schemes_ = std::make_unique<WorkerSchemes>(*pattern_, variant_);
+  inline_variant_.reset();
   register_values();
   if (split_) split_->update_values(*pattern_);  // split hook
 }

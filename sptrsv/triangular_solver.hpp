@@ -84,6 +84,10 @@ struct TriangularSolveOptions {
   // and a unified solve (with device Auto, a unified CPU decision sends the solves to the CPUs);
   // or a split policy forced. Transposed solves never split.
   SplitOptions split;
+  // Synchronous solves bound to a GPU (solve() on host vectors or on handles) run in the calling thread
+  // on the GPU (TaskRuntime::run_inline: the vectors acquired there, the kernel on the thread's stream,
+  // no task and no worker's round trip); false: as tasks, which traces show. submit() is always a task.
+  bool inline_solves = true;
 };
 
 class TriangularSolver {
@@ -128,6 +132,15 @@ class TriangularSolver {
   // scheme its one task copies them in and out on its stream (stages_in_task), else they are
   // registered once. Calls on one solver are then serialised.
   void solve(const double* b, double* x, int nrhs = 1, bool transpose = false);
+  // x = T^-1 b on vectors the runtime already holds, done when it returns (x's handle then holds the
+  // result, wherever it was written): for a caller that needs x at once. b and x as submit()'s. On a
+  // GPU with inline_solves(), the call acquires b and x on the GPU (after the tasks submitted on them so
+  // far) and solves there from this thread, without a task; otherwise it is submit() and a wait for
+  // every task of the runtime. InvalidArgument when b and x are one handle.
+  void solve(rt::HandleId b, rt::HandleId x);
+  // Whether synchronous single-vector solves on a GPU run in the calling thread (the option
+  // inline_solves, solves bound to a CUDA worker, no split, a runtime that can).
+  bool inline_solves() const;
   // x = T^-1 b on vectors the runtime already holds (n doubles each, registered by the caller, e.g.
   // with VectorDesc::cuda_device to keep them on a GPU): the path of an iterative solver. Submits the
   // solve and returns; the runtime orders it after earlier tasks on b and x, and wait_all() (or
@@ -142,9 +155,10 @@ class TriangularSolver {
   // variants or the runtime no CUDA worker, "cpu_serial", "cpu_parallel_task" or "cpu_level_tasks"
   // (options.cpu_mode).
   const std::string& chosen_variant() const { return variant_; }
-  // Whether solve()'s small one-column solves copy b and x inside their CUDA task, through pinned
-  // buffers the solver keeps (a prepared scheme on a CUDA worker, no split); otherwise they go
-  // through those buffers registered as handles, which the runtime moves before and after the task.
+  // Whether solve()'s small one-column solves copy b and x themselves, through pinned buffers the
+  // solver keeps: inline (inline_solves()), or inside their CUDA task (a prepared scheme on a CUDA
+  // worker, no split); otherwise they go through those buffers registered as handles, which the
+  // runtime moves before and after the task.
   bool stages_in_task() const;
   // Whether solve()'s single-vector, untransposed solves run as serial substitution on a CPU worker,
   // b and x read and written by the task in place: the device is Cpu (or the runtime has no CUDA
@@ -232,6 +246,13 @@ class TriangularSolver {
   // part), and solve()'s path for such a solve of a small vector (triangular_solver_solve.cpp).
   bool solves_on_gpu(int nrhs, bool transpose) const;
   void solve_staged(const double* b, double* x);
+  // The inline path (triangular_solver_inline.cpp): the prepared scheme's plans (a plain variant's
+  // made on first use), the options of its call, and one solve of handles or of (pinned) host vectors;
+  // false when the runtime could not run it inline (the caller submits the task then).
+  codelets::SptrsvCudaPlans* inline_plans();
+  rt::TaskOptions inline_options() const;
+  bool solve_inline(rt::HandleId b, rt::HandleId x);
+  bool solve_host_inline(const double* b, double* x);
   // The registered matrix for a task: plus the segments (device_data) and the level schedule with
   // its level-ordered copy (levels), as the task's implementations read them.
   codelets::SptrsvMatrixHandles matrix_handles(bool device_data, bool levels) const;
@@ -249,7 +270,9 @@ class TriangularSolver {
   AnalysisOptions analysis_;
   Triangle tri_ = Triangle::Lower;
   bool unit_diagonal_ = false;
+  bool inline_solves_ = true;  // options.inline_solves
   std::unique_ptr<WorkerSchemes> worker_schemes_;  // cusparse / ag schemes only
+  std::unique_ptr<WorkerSchemes> inline_variant_;  // a plain variant's inline solves (prepared on first use)
   std::unique_ptr<Handles> handles_;
   std::unique_ptr<LevelTaskPlanner> level_tasks_;  // its tokens go before the pattern
   std::unique_ptr<SplitSolver> split_;              // its handles go first

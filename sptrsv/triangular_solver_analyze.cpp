@@ -149,6 +149,7 @@ void TriangularSolver::adopt(std::unique_ptr<TriangularPattern> pattern, std::un
   cpu_min_entries_ = options.cpu_min_entries;
   cpu_chunks_ = options.cpu_chunks;
   cpu_fork_join_ = options.cpu_fork_join;
+  inline_solves_ = options.inline_solves;
   gpu_ = gpu;
   selection_ = Selection{};
   variant_index_ = -1;

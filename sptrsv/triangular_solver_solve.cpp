@@ -60,8 +60,10 @@ void TriangularSolver::solve(const double* b, double* x, int nrhs, bool transpos
   const bool pin = ld * cols * sizeof(double) >= kPinSolveVectorsBytes;
   rt::DataHandle hb(rt_, rt_.register_matrix({const_cast<double*>(b), ld, ld, cols, pin}));  // Read only
   rt::DataHandle hx(rt_, rt_.register_matrix({x, ld, ld, cols, pin}));
-  submit_solve(hb.id(), hx.id(), nrhs, transpose);
-  rt_.wait_all();
+  if (!(nrhs == 1 && !transpose && inline_solves() && solve_inline(hb.id(), hx.id()))) {
+    submit_solve(hb.id(), hx.id(), nrhs, transpose);
+    rt_.wait_all();
+  }
   hx.reset();  // brings x home
 }
 
@@ -94,7 +96,8 @@ TriangularSolver::StagedVectors::~StagedVectors() {
 }
 
 bool TriangularSolver::stages_in_task() const {
-  return worker_schemes_ && gpu_ && device_where_ == rt::Where::Cuda && !(split_ && split_->active());
+  return (worker_schemes_ && gpu_ && device_where_ == rt::Where::Cuda && !(split_ && split_->active())) ||
+         inline_solves();
 }
 
 void TriangularSolver::solve_staged(const double* b, double* x) {
@@ -105,8 +108,10 @@ void TriangularSolver::solve_staged(const double* b, double* x) {
   if (in_task) {
     // One task: b in, the solve and x out on the worker's stream, no data requests around it.
     std::copy(b, b + n, staged_->b.data());
-    submit_solve_host(staged_->b.data(), staged_->x.data());
-    rt_.wait_all();
+    if (!(inline_solves() && solve_host_inline(staged_->b.data(), staged_->x.data()))) {
+      submit_solve_host(staged_->b.data(), staged_->x.data());
+      rt_.wait_all();
+    }
     std::copy(staged_->x.begin(), staged_->x.end(), x);  // x may be b: b was copied first
     return;
   }
@@ -146,8 +151,10 @@ void TriangularSolver::submit_solve(rt::HandleId hb, rt::HandleId hx, int nrhs, 
 }
 
 void TriangularSolver::submit_solve_host(const double* b, double* x) {
-  codelets::insert_sptrsv_host(rt_, solve_task_options(true, false), matrix_handles(false, false), b, x,
-                               solve_params(1, false, true), shape().nnz);
+  codelets::SptrsvParams params = solve_params(1, false, true);
+  params.plans = inline_plans();  // a plain variant staged for inline solves has its plans there
+  codelets::insert_sptrsv_host(rt_, solve_task_options(true, false), matrix_handles(false, false), b, x, params,
+                               shape().nnz);
 }
 
 codelets::SptrsvParams TriangularSolver::solve_params(int nrhs, bool transpose, bool gpu_capable) const {

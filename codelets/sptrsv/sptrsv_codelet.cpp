@@ -82,4 +82,34 @@ void insert_sptrsv_host(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const S
   rt.submit(std::move(t));
 }
 
+namespace {
+
+rt::TaskSpec inline_task(const rt::TaskOptions& opt, const SptrsvParams& params, std::int64_t nnz, const char* caller) {
+  if (params.plans == nullptr || params.nrhs != 1 || params.transpose || opt.where == rt::Where::Cpu)
+    throw InvalidArgument(std::string(caller) + ": a prepared scheme's solve of one right-hand side, not transposed, on a GPU");
+  return rt::make_task(sptrsv_kernel(), opt, 2.0 * static_cast<double>(nnz));
+}
+
+}  // namespace
+
+bool run_sptrsv_inline(rt::TaskRuntime& rt, const rt::TaskOptions& opt, rt::HandleId b, rt::HandleId x,
+                       const SptrsvParams& params, std::int64_t nnz) {
+  rt::TaskSpec t = inline_task(opt, params, nnz, "run_sptrsv_inline");
+  // The prepared-only buffer order, without T's values: the caller waits, so the scheme outlives the call.
+  t.set_args(SptrsvArgs{params, false, false, true});
+  t.data = {{b, rt::Access::Read}, {x, rt::Access::Write}};
+  return rt.run_inline(t);
+}
+
+bool run_sptrsv_host_inline(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const double* host_b, double* host_x,
+                            const SptrsvParams& params, std::int64_t nnz) {
+  rt::TaskSpec t = inline_task(opt, params, nnz, "run_sptrsv_host_inline");
+  if (params.n > 0 && (host_b == nullptr || host_x == nullptr)) throw InvalidArgument("run_sptrsv_host_inline: null b or x");
+  SptrsvArgs args{params, false, false, true};
+  args.host_b = host_b;
+  args.host_x = host_x;
+  t.set_args(args);
+  return rt.run_inline(t);
+}
+
 }  // namespace hetsparse::codelets

@@ -93,4 +93,14 @@ void insert_sptrsv(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const Sptrsv
 void insert_sptrsv_host(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const SptrsvMatrixHandles& T,
                         const double* b, double* x, const SptrsvParams& params, std::int64_t nnz);
 
+// The CUDA solve through a prepared scheme (params.plans set), run now in the calling thread on the
+// GPU (TaskRuntime::run_inline): on handles b (Read) and x (Write), or, with b_handle 0, on host
+// vectors host_b and host_x as insert_sptrsv_host's (no data then). Returns false, doing nothing,
+// where the runtime cannot run it so (submit the task then). InvalidArgument without plans, for
+// nrhs other than 1 or a transpose.
+bool run_sptrsv_inline(rt::TaskRuntime& rt, const rt::TaskOptions& opt, rt::HandleId b, rt::HandleId x,
+                       const SptrsvParams& params, std::int64_t nnz);
+bool run_sptrsv_host_inline(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const double* host_b, double* host_x,
+                            const SptrsvParams& params, std::int64_t nnz);
+
 }  // namespace hetsparse::codelets

@@ -54,7 +54,7 @@ inline void sptrsv_cuda_task(void* buffers[], void* cl_arg) {
     const std::size_t scratch_bytes = a.host_b ? 2 * static_cast<std::size_t>(a.p.n) * sizeof(double) : 0;
     char* base = static_cast<char*>(rt::cuda::local_workspace(ws_bytes + scratch_bytes));
     const kernels::SolveWorkspace ws = kernels::make_solve_workspace(base, a.p.n);
-    const int worker = starpu_worker_get_id_check();
+    const int worker = rt::cuda::local_worker_key();  // a worker's id, or the inline key (run_inline)
     if (a.host_b) {
       a.p.plans->solve_host(worker, s, a.p.n, a.host_b, a.host_x, reinterpret_cast<double*>(base + ws_bytes), ws);
       return;

@@ -1,5 +1,6 @@
 // Per-CUDA-worker library handles (cuBLAS, cuSPARSE, cuSOLVER) bound to the worker's StarPU stream,
-// plus a per-worker device workspace. Call the accessors only from inside a CUDA codelet.
+// plus a per-worker device workspace. Call the accessors only from inside a CUDA codelet: on a CUDA
+// worker, or in the calling thread inside an InlineCuda scope (Runtime::run_inline).
 #pragma once
 #include <cstddef>
 #include <string>
@@ -33,6 +34,32 @@ DeviceWorkspace& local_workspace();
 // The local workspace grown (stream-ordered) to at least `bytes`.
 void* local_workspace(std::size_t bytes);
 int* local_info();  // one device int, for cuSOLVER's devInfo
+
+// Keys of per-worker state (a prepared scheme, say): the StarPU worker id on a worker; inside an
+// InlineCuda scope, kInlineWorkerKey + the device, which no worker has.
+constexpr int kInlineWorkerKey = 1 << 20;
+int local_worker_key();
+
+// The calling thread standing in for a CUDA worker of `device` while a codelet's CUDA function runs in
+// it (Runtime::run_inline): the device is current, and the accessors above answer with the device's
+// inline stream, handles and workspace (one set per device, made on first use, freed by
+// shutdown_libraries()). One scope per device at a time: the Runtime serialises them. RuntimeFailure
+// in a build without CUDA.
+class InlineCuda {
+ public:
+  explicit InlineCuda(int device);
+  ~InlineCuda();  // restores the thread's previous device and scope; does not wait for the stream
+  InlineCuda(const InlineCuda&) = delete;
+  InlineCuda& operator=(const InlineCuda&) = delete;
+  cudaStream_t stream() const;
+  void wait(const std::string& task) const;  // for the stream; CudaError naming the task on an error
+  void wait_quietly() const noexcept;        // the same, errors ignored (on an exception's way out)
+
+ private:
+  int previous_device_ = -1;
+  void* previous_ = nullptr;  // the enclosing scope's libraries, if any
+  void* libs_ = nullptr;
+};
 
 }  // namespace hetsparse::rt::cuda
 

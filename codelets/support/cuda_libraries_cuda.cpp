@@ -9,6 +9,7 @@
 #include <array>
 #include <cstdint>
 #include <exception>
+#include <mutex>
 #include <string>
 
 #include "hetsparse/error.hpp"
@@ -25,26 +26,46 @@ struct WorkerLibraries {
   DeviceWorkspace workspace;
   int* info = nullptr;
   bool failed = false;
+  cudaStream_t stream = nullptr;  // an InlineCuda scope's own (workers use StarPU's)
+  int device = -1;                // an InlineCuda scope's device
 };
 std::array<WorkerLibraries, STARPU_NMAXWORKERS> g_libs;
+std::array<WorkerLibraries, STARPU_MAXCUDADEVS> g_inline;  // per device, made by the first scope there
+std::mutex g_inline_mutex;
+thread_local WorkerLibraries* t_inline = nullptr;  // the InlineCuda scope the thread is in
 constexpr std::size_t kSubtreeStagingBytes = std::size_t(8) << 20;
 
 WorkerLibraries& mine() {
+  if (t_inline) return *t_inline;
   int id = starpu_worker_get_id();
   if (id < 0 || starpu_worker_get_type(id) != STARPU_CUDA_WORKER || !g_libs[id].cublas)
     throw RuntimeFailure("CUDA library handles requested outside a CUDA worker");
   return g_libs[id];
 }
 
-void create_on_worker(void*) {
-  WorkerLibraries& l = g_libs[starpu_worker_get_id_check()];
-  cudaStream_t s = starpu_cuda_get_local_stream();
+// The library handles bound to stream s, and the devInfo int: false when one failed.
+bool make_handles(WorkerLibraries& l, cudaStream_t s) {
   bool ok = cublasCreate(&l.cublas) == CUBLAS_STATUS_SUCCESS && cublasSetStream(l.cublas, s) == CUBLAS_STATUS_SUCCESS;
   ok = ok && cusparseCreate(&l.cusparse) == CUSPARSE_STATUS_SUCCESS &&
        cusparseSetStream(l.cusparse, s) == CUSPARSE_STATUS_SUCCESS;
   ok = ok && cusolverDnCreate(&l.cusolver) == CUSOLVER_STATUS_SUCCESS &&
        cusolverDnSetStream(l.cusolver, s) == CUSOLVER_STATUS_SUCCESS;
-  ok = ok && cudaMalloc(reinterpret_cast<void**>(&l.info), sizeof(int)) == cudaSuccess;
+  return ok && cudaMalloc(reinterpret_cast<void**>(&l.info), sizeof(int)) == cudaSuccess;
+}
+
+void destroy_handles(WorkerLibraries& l, cudaStream_t s) {
+  cudaStreamSynchronize(s);
+  if (l.cusolver) cusolverDnDestroy(l.cusolver);
+  if (l.cusparse) cusparseDestroy(l.cusparse);
+  if (l.cublas) cublasDestroy(l.cublas);
+  if (l.workspace.ptr) cudaFree(l.workspace.ptr);
+  if (l.info) cudaFree(l.info);
+  l = WorkerLibraries{};
+}
+
+void create_on_worker(void*) {
+  WorkerLibraries& l = g_libs[starpu_worker_get_id_check()];
+  bool ok = make_handles(l, starpu_cuda_get_local_stream());
   // Workspaces come from the device's stream-ordered pool. Its default release threshold (0) hands
   // freed memory back to the driver at every synchronization, so each regrowth would map new pages.
   int device = 0;
@@ -61,15 +82,39 @@ void create_on_worker(void*) {
   l.failed = !ok;
 }
 
-void destroy_on_worker(void*) {
-  WorkerLibraries& l = g_libs[starpu_worker_get_id_check()];
-  cudaStreamSynchronize(starpu_cuda_get_local_stream());
-  if (l.cusolver) cusolverDnDestroy(l.cusolver);
-  if (l.cusparse) cusparseDestroy(l.cusparse);
-  if (l.cublas) cublasDestroy(l.cublas);
-  if (l.workspace.ptr) cudaFree(l.workspace.ptr);
-  if (l.info) cudaFree(l.info);
-  l = WorkerLibraries{};
+void destroy_on_worker(void*) { destroy_handles(g_libs[starpu_worker_get_id_check()], starpu_cuda_get_local_stream()); }
+
+// Device `device`'s inline libraries, made on first use (the device is current).
+WorkerLibraries& inline_libraries(int device) {
+  if (device < 0 || device >= static_cast<int>(g_inline.size()))
+    throw InvalidArgument("InlineCuda: CUDA device " + std::to_string(device) + " out of range");
+  std::lock_guard<std::mutex> lock(g_inline_mutex);
+  WorkerLibraries& l = g_inline[static_cast<std::size_t>(device)];
+  if (l.stream) return l;
+  cudaStream_t s = nullptr;
+  if (cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) != cudaSuccess || !make_handles(l, s)) {
+    destroy_handles(l, s);
+    if (s) cudaStreamDestroy(s);
+    throw CudaError("creating the inline stream and library handles of CUDA device " + std::to_string(device) +
+                    " failed");
+  }
+  l.stream = s;
+  l.device = device;
+  return l;
+}
+
+void destroy_inline_libraries() {
+  std::lock_guard<std::mutex> lock(g_inline_mutex);
+  int current = -1;
+  cudaGetDevice(&current);
+  for (WorkerLibraries& l : g_inline) {
+    if (!l.stream) continue;
+    cudaSetDevice(l.device);
+    cudaStream_t s = l.stream;
+    destroy_handles(l, s);
+    cudaStreamDestroy(s);
+  }
+  if (current >= 0) cudaSetDevice(current);
 }
 
 }  // namespace
@@ -82,11 +127,12 @@ void init_libraries() {
 }
 
 void shutdown_libraries() {
+  destroy_inline_libraries();
   if (starpu_cuda_worker_get_count() == 0) return;
   starpu_execute_on_each_worker_ex(destroy_on_worker, nullptr, STARPU_CUDA, "hetsparse_cuda_libraries_fini");
 }
 
-cudaStream_t local_stream() { return starpu_cuda_get_local_stream(); }
+cudaStream_t local_stream() { return t_inline ? t_inline->stream : starpu_cuda_get_local_stream(); }
 cublasHandle_t local_cublas() { return mine().cublas; }
 cusparseHandle_t local_cusparse() { return mine().cusparse; }
 cusolverDnHandle_t local_cusolver() { return mine().cusolver; }
@@ -94,7 +140,7 @@ DeviceWorkspace& local_workspace() { return mine().workspace; }
 void* local_workspace(std::size_t bytes) {
   DeviceWorkspace& w = mine().workspace;
   if (w.bytes >= bytes) return w.ptr;
-  cudaStream_t s = starpu_cuda_get_local_stream();
+  cudaStream_t s = local_stream();
   if (w.ptr) cudaFreeAsync(w.ptr, s);
   // Grown by half again at least, in whole 2 MiB pages: a factorization asks for ever larger
   // workspaces as its fronts grow, and a regrowth per task would reallocate hundreds of times.
@@ -107,6 +153,34 @@ void* local_workspace(std::size_t bytes) {
   return w.ptr;
 }
 int* local_info() { return mine().info; }
+int local_worker_key() { return t_inline ? kInlineWorkerKey + t_inline->device : starpu_worker_get_id_check(); }
+
+InlineCuda::InlineCuda(int device) : previous_(t_inline) {
+  if (cudaGetDevice(&previous_device_) != cudaSuccess) previous_device_ = -1;
+  if (cudaSetDevice(device) != cudaSuccess) throw CudaError("InlineCuda: cudaSetDevice(" + std::to_string(device) + ") failed");
+  try {
+    WorkerLibraries& l = inline_libraries(device);
+    libs_ = &l;
+    t_inline = &l;
+  } catch (...) {
+    if (previous_device_ >= 0) cudaSetDevice(previous_device_);
+    throw;
+  }
+}
+
+InlineCuda::~InlineCuda() {
+  t_inline = static_cast<WorkerLibraries*>(previous_);
+  if (previous_device_ >= 0) cudaSetDevice(previous_device_);
+}
+
+cudaStream_t InlineCuda::stream() const { return static_cast<WorkerLibraries*>(libs_)->stream; }
+
+void InlineCuda::wait(const std::string& task) const {
+  if (const cudaError_t e = cudaStreamSynchronize(stream()); e != cudaSuccess)
+    throw CudaError("task '" + task + "' run inline failed on the GPU: " + cudaGetErrorString(e));
+}
+
+void InlineCuda::wait_quietly() const noexcept { cudaStreamSynchronize(stream()); }
 
 }  // namespace hetsparse::rt::cuda
 

@@ -16,6 +16,12 @@ cusolverDnHandle_t local_cusolver() { no_cuda(); }
 DeviceWorkspace& local_workspace() { no_cuda(); }
 void* local_workspace(std::size_t) { no_cuda(); }
 int* local_info() { no_cuda(); }
+int local_worker_key() { no_cuda(); }
+InlineCuda::InlineCuda(int) { no_cuda(); }
+InlineCuda::~InlineCuda() = default;
+cudaStream_t InlineCuda::stream() const { no_cuda(); }
+void InlineCuda::wait(const std::string&) const { no_cuda(); }
+void InlineCuda::wait_quietly() const noexcept {}
 
 }  // namespace hetsparse::rt::cuda
 

@@ -25,7 +25,8 @@ uint32_t flops_footprint(starpu_task* task) {
 
 }  // namespace
 
-StarpuCodelet::StarpuCodelet(const Kernel& kernel, TaskFunction cpu, TaskFunction cuda) : symbol_("hetsparse_") {
+StarpuCodelet::StarpuCodelet(const Kernel& kernel, TaskFunction cpu, TaskFunction cuda, TaskFunction inline_cuda)
+    : inline_cuda_(inline_cuda), symbol_("hetsparse_") {
   symbol_ += kernel.name;
   model_.type = STARPU_HISTORY_BASED;
   if (kernel.model == PerfModel::FlopsRegression) {
@@ -56,16 +57,22 @@ StarpuCodelet::StarpuCodelet(const Kernel& kernel, TaskFunction cpu, TaskFunctio
   pinned_cl_.model = nullptr;
 }
 
-void StarpuBindings::add(const Kernel& kernel, TaskFunction cpu, TaskFunction cuda) {
+void StarpuBindings::add(const Kernel& kernel, TaskFunction cpu, TaskFunction cuda, TaskFunction inline_cuda) {
   if (!kernel.devices.has(Device::Cpu) && !kernel.devices.has(Device::Cuda))
     throw InvalidArgument(std::string("kernel '") + kernel.name + "' runs on no device");
-  codelets_[&kernel] = std::make_unique<StarpuCodelet>(kernel, kernel.devices.has(Device::Cpu) ? cpu : nullptr, cuda);
+  codelets_[&kernel] = std::make_unique<StarpuCodelet>(kernel, kernel.devices.has(Device::Cpu) ? cpu : nullptr, cuda,
+                                                     inline_cuda);
 }
 
 starpu_codelet* StarpuBindings::find(const Kernel& kernel, bool pinned) const {
   const auto it = codelets_.find(&kernel);
   if (it == codelets_.end()) return nullptr;
   return pinned ? it->second->pinned_codelet() : it->second->codelet();
+}
+
+TaskFunction StarpuBindings::find_inline_cuda(const Kernel& kernel) const {
+  const auto it = codelets_.find(&kernel);
+  return it == codelets_.end() ? nullptr : it->second->inline_cuda();
 }
 
 }  // namespace hetsparse::rt

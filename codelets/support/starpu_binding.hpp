@@ -26,7 +26,9 @@ using TaskFunction = void (*)(void*[], void*);
 // A starpu_codelet and its perf model ("hetsparse_<name>"), made from a Kernel's fields.
 class StarpuCodelet {
  public:
-  StarpuCodelet(const Kernel& kernel, TaskFunction cpu, TaskFunction cuda);
+  // cuda: guarded (task_errors.hpp); inline_cuda: the same function unguarded, for run_inline, whose
+  // caller gets its exceptions.
+  StarpuCodelet(const Kernel& kernel, TaskFunction cpu, TaskFunction cuda, TaskFunction inline_cuda = nullptr);
   StarpuCodelet(const StarpuCodelet&) = delete;
   StarpuCodelet& operator=(const StarpuCodelet&) = delete;
   starpu_codelet* codelet() { return &cl_; }
@@ -34,8 +36,10 @@ class StarpuCodelet {
   // them, and a model would be updated at each one's end (docs/benchmarks.md, issue 16,
   // twenty-fourth session).
   starpu_codelet* pinned_codelet() { return &pinned_cl_; }
+  TaskFunction inline_cuda() const { return inline_cuda_; }
 
  private:
+  TaskFunction inline_cuda_ = nullptr;
   std::string symbol_;
   std::array<int, kMaxTaskData> nodes_{};
   starpu_perfmodel model_{};
@@ -54,19 +58,21 @@ class StarpuBindings {
   // guarded<> so that exceptions reach the submitting thread).
   template <class Tasks>
   void bind(const Kernel& kernel) {
-    TaskFunction cuda = nullptr;
+    TaskFunction cuda = nullptr, inline_cuda = nullptr;
     if constexpr (has_cuda_task<Tasks>::value && codelets::kCudaBuild) {
-      if (kernel.devices.has(Device::Cuda)) cuda = guarded<&Tasks::cuda>;
+      if (kernel.devices.has(Device::Cuda)) cuda = guarded<&Tasks::cuda>, inline_cuda = &Tasks::cuda;
     }
     if (kernel.devices.has(Device::Cuda) && cuda == nullptr)
       throw InvalidArgument(std::string("kernel '") + kernel.name + "' says it runs on CUDA but has no CUDA task");
-    add(kernel, guarded<&Tasks::cpu>, cuda);
+    add(kernel, guarded<&Tasks::cpu>, cuda, inline_cuda);
   }
   // The codelet of a bound kernel (pinned: StarpuCodelet::pinned_codelet), nullptr for one never bound.
   starpu_codelet* find(const Kernel& kernel, bool pinned = false) const;
+  // The kernel's CUDA function unguarded (exceptions reach the caller), nullptr when it has none.
+  TaskFunction find_inline_cuda(const Kernel& kernel) const;
 
  private:
-  void add(const Kernel& kernel, TaskFunction cpu, TaskFunction cuda);
+  void add(const Kernel& kernel, TaskFunction cpu, TaskFunction cuda, TaskFunction inline_cuda);
   std::unordered_map<const Kernel*, std::unique_ptr<StarpuCodelet>> codelets_;
 };
 

@@ -190,6 +190,11 @@ class TriangularSolver:
         """With device "auto" and a GPU: why solve() runs where it does ("" otherwise)."""
         return self._core.placement
 
+    @property
+    def inline_solves(self):
+        """Whether solve() on a GPU runs in the calling thread (no StarPU task's round trip)."""
+        return self._core.inline_solves
+
 
 def spmv(A, x, device="auto", blocks=0, runtime=None):
     """y = A x as SpMV tasks over row blocks (blocks=0: one per worker); x of shape (n,) or (n, k)."""

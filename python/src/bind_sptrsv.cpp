@@ -49,7 +49,8 @@ void bind_sptrsv(py::module_& m) {
            "b"_a, "transpose"_a = false, "overwrite_b"_a = false)
       .def_property_readonly("variant", [](const TriangularEngine& e) { return e.get().chosen_variant(); })
       .def_property_readonly("solves_on_cpu", [](const TriangularEngine& e) { return e.get().host_solves_on_cpu(); })
-      .def_property_readonly("placement", [](const TriangularEngine& e) { return e.get().host_solve_placement().why(); });
+      .def_property_readonly("placement", [](const TriangularEngine& e) { return e.get().host_solve_placement().why(); })
+      .def_property_readonly("inline_solves", [](const TriangularEngine& e) { return e.get().inline_solves(); });
 
   m.def(
       "spmv",

@@ -25,8 +25,9 @@ def test_triangular_solves(runtime, lower, unit):
                                rtol=1e-11, atol=1e-13)
     assert isinstance(s.variant, str)
     assert isinstance(s.solves_on_cpu, bool) and isinstance(s.placement, str)
-    if s.runtime.cuda_workers == 0:  # no GPU: every one-vector solve is one CPU task
-        assert s.solves_on_cpu
+    assert isinstance(s.inline_solves, bool)
+    if s.runtime.cuda_workers == 0:  # no GPU: every one-vector solve is one CPU task, none inline
+        assert s.solves_on_cpu and not s.inline_solves
 
 
 def test_triangular_structure_error(runtime):

@@ -77,6 +77,7 @@ class Runtime final : public TaskRuntime {
   void resume_workers() override;
   void acquire_on_host(HandleId, Access) override;
   void release_on_host(HandleId) override;
+  bool run_inline(const TaskSpec&) override;  // runtime_inline.cpp
 
   // Bytes StarPU moved between host memory and GPUs since the last call (or since start), when its
   // profiling is on (STARPU_PROFILING=1); nullopt otherwise. What a phase sends across PCIe.

@@ -26,6 +26,7 @@ struct Runtime::Impl {
   std::unordered_set<std::string> names;  // task names must outlive their tasks: interned here
   std::map<const char*, std::size_t> pinned_ranges;  // pin_host_range(): start -> bytes
   std::mutex mutex;
+  std::mutex inline_mutex;  // run_inline's calls, one at a time (one stream and workspace per device)
   std::atomic<long> in_flight{0};  // tasks submitted and not yet ended (task_completion.hpp)
   bool heteroprio = false;  // priorities become heteroprio buckets (set once at start-up)
   // wait_all spins before StarPU's blocking wait only when the workers leave the waiting thread a core:

@@ -70,6 +70,31 @@ TEST(TriangularSolver, SubmitChainsSolvesOnRegisteredVectors) {
   }
 }
 
+// solve() on handles without a GPU: no inline path (run_inline refuses), so the solve is a task on a
+// CPU worker, ordered after the task before it and awaited.
+TEST(TriangularSolver, SolveOnHandlesWithoutAGpuIsAnAwaitedTask) {
+  rt::Runtime r(test_runtime_options("eager", 2, 0));
+  const Csr T = solver_input(solver_cases()[1].lower, Triangle::Lower, false, 9);
+  const auto n = static_cast<std::size_t>(T.rows);
+  sptrsv::TriangularSolver s(r);
+  s.analyze(T, Triangle::Lower, false, {});
+  EXPECT_FALSE(s.inline_solves());
+  std::vector<double> b = random_values(n, 11), x1(n, std::nan("")), x2(n, std::nan(""));
+  rt::DataHandle hb = rt::make_vector_handle(r, b), h1 = rt::make_vector_handle(r, x1),
+                 h2 = rt::make_vector_handle(r, x2);
+  s.submit(hb.id(), h1.id());
+  s.solve(h1.id(), h2.id());
+  EXPECT_EQ(r.pending_tasks(), 0u);  // done when it returns
+  EXPECT_THROW(s.solve(h2.id(), h2.id()), InvalidArgument);
+  rt::TaskSpec t;
+  t.kernel = &codelets::sptrsv_kernel();
+  EXPECT_FALSE(r.run_inline(t));  // no CUDA worker to run it on
+  h1.reset();
+  h2.reset();
+  expect_matches_reference(T, Triangle::Lower, false, false, b, x1, 1, "submitted");
+  expect_matches_reference(T, Triangle::Lower, false, false, x1, x2, 1, "solve on handles");
+}
+
 TEST(TriangularSolver, SolveDeviceNamesParseOnce) {
   for (const sptrsv::SolveDevice d :
        {sptrsv::SolveDevice::Auto, sptrsv::SolveDevice::Any, sptrsv::SolveDevice::Cpu, sptrsv::SolveDevice::Gpu}) {

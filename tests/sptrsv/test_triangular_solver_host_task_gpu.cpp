@@ -24,6 +24,7 @@ sptrsv::TriangularSolveOptions on_gpu(const std::string& scheme) {
   sptrsv::TriangularSolveOptions o;
   o.device = sptrsv::SolveDevice::Gpu;
   o.variant = scheme;
+  o.inline_solves = false;  // the task path (test_triangular_solver_inline_gpu.cpp has the inline one)
   return o;
 }
 
