@@ -44,6 +44,9 @@ const std::vector<std::string>& candidate_schemes(const TriangularPattern& p);
 const std::vector<std::string>& candidate_schemes(index_t n, std::int64_t nnz, index_t levels, std::int64_t longest_row);
 // The same without the powered schemes (which need the host pattern to qualify).
 const std::vector<std::string>& unpowered_candidates(index_t n, std::int64_t nnz, index_t levels);
+// Whether `list` is one of the lists above (they live, unchanged, for the process: SchemeModel::predict
+// may remember a list by its address).
+bool is_candidate_list(const std::vector<std::string>& list);
 // The powered part of that space alone (empty when the matrix does not qualify, or without CUDA).
 std::vector<std::string> powered_candidates(const TriangularPattern& p);
 

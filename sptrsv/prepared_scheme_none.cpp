@@ -22,6 +22,7 @@ const std::vector<std::string>& candidate_schemes(const TriangularPattern&) { re
 const std::vector<std::string>& unpowered_candidates(index_t, std::int64_t, index_t) { return no_schemes(); }
 
 std::vector<std::string> powered_candidates(const TriangularPattern&) { return {}; }
+bool is_candidate_list(const std::vector<std::string>& list) { return &list == &no_schemes(); }
 
 const std::vector<std::string>& candidate_schemes(index_t, std::int64_t, index_t, std::int64_t) { return no_schemes(); }
 

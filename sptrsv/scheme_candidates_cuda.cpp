@@ -47,9 +47,12 @@ struct CandidateLists {
   std::vector<std::string> with_powered;
 };
 
+std::mutex g_lists_mutex;
+std::map<const std::vector<std::string>*, CandidateLists> g_lists;  // nodes never move nor go
+
 CandidateLists& lists_of(index_t n, std::int64_t nnz, index_t levels) {
-  static std::mutex mutex;
-  static std::map<const std::vector<std::string>*, CandidateLists> made;
+  std::mutex& mutex = g_lists_mutex;
+  std::map<const std::vector<std::string>*, CandidateLists>& made = g_lists;
   const double mean_row = n > 0 ? double(nnz) / double(n) : 0.0;
   const std::vector<std::string>& ag_names = ag::ag_search_space_names(n, nnz, levels, mean_row);
   std::lock_guard<std::mutex> lock(mutex);
@@ -85,6 +88,13 @@ const std::vector<std::string>& candidate_schemes(index_t n, std::int64_t nnz, i
 
 const std::vector<std::string>& candidate_schemes(const TriangularPattern& p) {
   return candidate_schemes(p.rows(), p.nnz(), p.num_levels(), p.features().rnnz_max);
+}
+
+bool is_candidate_list(const std::vector<std::string>& list) {
+  std::lock_guard<std::mutex> lock(g_lists_mutex);
+  for (const auto& [key, lists] : g_lists)
+    if (&list == &lists.unpowered || &list == &lists.with_powered) return true;
+  return false;
 }
 
 }  // namespace hetsparse::sptrsv

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <mutex>
 #include <numeric>
 #include <set>
@@ -170,8 +171,7 @@ std::vector<double> SchemeModel::standardise(const std::vector<double>& inputs) 
 
 struct SchemeModel::Memo {
   std::mutex mutex;
-  std::vector<std::string> names;
-  std::vector<std::size_t> indices;
+  std::map<const std::vector<std::string>*, std::vector<std::size_t>> indices;  // of lists that live
 };
 
 void SchemeModel::index_schemes() {
@@ -188,19 +188,25 @@ std::optional<std::size_t> SchemeModel::scheme_index(const std::string& name) co
   return *it;
 }
 
-void SchemeModel::allowed_indices(const std::vector<std::string>& allowed, std::vector<std::size_t>& pool) const {
-  std::lock_guard<std::mutex> lock(memo_->mutex);
-  if (memo_->names != allowed) {
-    memo_->names = allowed;
-    memo_->indices.clear();
-    for (const std::string& name : allowed)
-      if (const std::optional<std::size_t> i = scheme_index(name)) memo_->indices.push_back(*i);
+void SchemeModel::allowed_indices(const std::vector<std::string>& allowed, bool lives,
+                                  std::vector<std::size_t>& pool) const {
+  pool.clear();
+  std::unique_lock<std::mutex> lock(memo_->mutex);
+  if (lives) {
+    if (const auto it = memo_->indices.find(&allowed); it != memo_->indices.end()) {
+      pool = it->second;
+      return;
+    }
   }
-  pool = memo_->indices;
+  lock.unlock();
+  for (const std::string& name : allowed)
+    if (const std::optional<std::size_t> i = scheme_index(name)) pool.push_back(*i);
+  lock.lock();
+  if (lives) memo_->indices.emplace(&allowed, pool);
 }
 
 std::string SchemeModel::predict(const std::vector<double>& inputs, const std::vector<std::string>& allowed,
-                                 bool (*accept)(const std::string&)) const {
+                                 bool (*accept)(const std::string&), bool allowed_lives) const {
   if (samples_.empty()) return "";
   const std::vector<double> sc = scores(standardise(inputs), samples_.size());
   // The schemes to choose from: every one, or those of `allowed` the model knows (allowed_indices).
@@ -209,7 +215,7 @@ std::string SchemeModel::predict(const std::vector<double>& inputs, const std::v
     pool.resize(schemes_.size());
     std::iota(pool.begin(), pool.end(), std::size_t{0});
   } else {
-    allowed_indices(allowed, pool);
+    allowed_indices(allowed, allowed_lives, pool);
   }
   // The best score, the first of equal scores (the lower index) before the others; the next best
   // only when `accept` refuses.

@@ -42,8 +42,10 @@ class SchemeModel {
   // The predicted scheme among `allowed` (empty: any scheme the model knows); "" when none of them is
   // known to the model. A scheme a neighbour did not time (or that failed there) counts as 10x
   // slower than that neighbour's best. accept: a further filter on the names (null: none).
+  // allowed_lives: `allowed` lives, unchanged, for the process (the candidate lists, prepared_scheme.hpp),
+  // so the model remembers its indices by its address and never reads its names again.
   std::string predict(const std::vector<double>& inputs, const std::vector<std::string>& allowed = {},
-                      bool (*accept)(const std::string&) = nullptr) const;
+                      bool (*accept)(const std::string&) = nullptr, bool allowed_lives = false) const;
   std::string predict(const TriangularFeatures& f, const std::vector<std::string>& allowed = {}) const {
     return predict(model_inputs(f), allowed);
   }
@@ -69,10 +71,10 @@ class SchemeModel {
   double loo_loss() const;
   void index_schemes();  // by_name_ and a fresh memo (fit and load)
   std::optional<std::size_t> scheme_index(const std::string& name) const;
-  // The indices of `allowed`'s names the model knows (pool), remembered for the last list: analyses
-  // ask with one of a few candidate lists, and comparing a list with the last one costs a fraction
-  // of looking its hundred-odd names up again.
-  void allowed_indices(const std::vector<std::string>& allowed, std::vector<std::size_t>& pool) const;
+  // The indices of `allowed`'s names the model knows (pool): remembered by address for a list that
+  // lives (every analysis asks with one of a few; their hundred-odd names are each a cache miss when
+  // read cold), else looked up.
+  void allowed_indices(const std::vector<std::string>& allowed, bool lives, std::vector<std::size_t>& pool) const;
   struct Memo;
 
   std::string gpu_, arch_;

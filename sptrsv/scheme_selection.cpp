@@ -103,13 +103,14 @@ bool model_pick(const std::shared_ptr<const SchemeModel>& model, const Triangula
   std::string predicted;
   if (model) {
     const std::vector<double> inputs = model_inputs(f);
-    predicted = model->predict(inputs, candidates);
+    const bool lives = is_candidate_list(candidates);
+    predicted = model->predict(inputs, candidates, nullptr, lives);
     // A model trained on other AG schemes than this matrix's space: any scheme it knows will do.
     if (predicted.empty()) predicted = model->predict(inputs);
     if (!predicted.empty()) {
       std::string note;
       const std::string best_unpowered =
-          scheme_family(predicted) == SchemeKind::Powered ? model->predict(inputs, candidates, unpowered) : "";
+          scheme_family(predicted) == SchemeKind::Powered ? model->predict(inputs, candidates, unpowered, lives) : "";
       predicted = adjust_for_preparation(predicted, best_unpowered, f, candidates, expected_solves, note);
       if (!model->gpu().empty() && model->gpu() != s.gpu) {
         note = "model of " + model->gpu() + ", the same architecture (" + model->arch() + ")" +

@@ -35,6 +35,9 @@ std::mutex g_inline_mutex;
 thread_local WorkerLibraries* t_inline = nullptr;  // the InlineCuda scope the thread is in
 constexpr std::size_t kSubtreeStagingBytes = std::size_t(8) << 20;
 
+WorkerLibraries& inline_handles();
+
+// The calling worker's libraries, or the InlineCuda scope's (its handles not made here).
 WorkerLibraries& mine() {
   if (t_inline) return *t_inline;
   int id = starpu_worker_get_id();
@@ -84,7 +87,24 @@ void create_on_worker(void*) {
 
 void destroy_on_worker(void*) { destroy_handles(g_libs[starpu_worker_get_id_check()], starpu_cuda_get_local_stream()); }
 
-// Device `device`'s inline libraries, made on first use (the device is current).
+// The library handles of the InlineCuda scope the thread is in, made on the first request: an inline
+// solve needs none, and creating cuBLAS and cuSOLVER handles costs a first call tens of milliseconds.
+WorkerLibraries& inline_handles() {
+  WorkerLibraries& l = *t_inline;
+  std::lock_guard<std::mutex> lock(g_inline_mutex);
+  if (!l.cublas && !make_handles(l, l.stream)) {
+    cudaStream_t s = l.stream;
+    const int device = l.device;
+    destroy_handles(l, s);  // clears the record: put the stream and device back
+    l.stream = s;
+    l.device = device;
+    throw CudaError("creating the inline cuBLAS/cuSPARSE/cuSOLVER handles of CUDA device " + std::to_string(device) +
+                    " failed");
+  }
+  return l;
+}
+
+// Device `device`'s inline stream, made on first use (the device is current); its handles come later.
 WorkerLibraries& inline_libraries(int device) {
   if (device < 0 || device >= static_cast<int>(g_inline.size()))
     throw InvalidArgument("InlineCuda: CUDA device " + std::to_string(device) + " out of range");
@@ -92,12 +112,8 @@ WorkerLibraries& inline_libraries(int device) {
   WorkerLibraries& l = g_inline[static_cast<std::size_t>(device)];
   if (l.stream) return l;
   cudaStream_t s = nullptr;
-  if (cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) != cudaSuccess || !make_handles(l, s)) {
-    destroy_handles(l, s);
-    if (s) cudaStreamDestroy(s);
-    throw CudaError("creating the inline stream and library handles of CUDA device " + std::to_string(device) +
-                    " failed");
-  }
+  if (cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) != cudaSuccess)
+    throw CudaError("creating the inline stream of CUDA device " + std::to_string(device) + " failed");
   l.stream = s;
   l.device = device;
   return l;
@@ -133,9 +149,12 @@ void shutdown_libraries() {
 }
 
 cudaStream_t local_stream() { return t_inline ? t_inline->stream : starpu_cuda_get_local_stream(); }
-cublasHandle_t local_cublas() { return mine().cublas; }
-cusparseHandle_t local_cusparse() { return mine().cusparse; }
-cusolverDnHandle_t local_cusolver() { return mine().cusolver; }
+// The same with its handles: made on the first request in an InlineCuda scope.
+WorkerLibraries& mine_with_handles() { return t_inline ? inline_handles() : mine(); }
+
+cublasHandle_t local_cublas() { return mine_with_handles().cublas; }
+cusparseHandle_t local_cusparse() { return mine_with_handles().cusparse; }
+cusolverDnHandle_t local_cusolver() { return mine_with_handles().cusolver; }
 DeviceWorkspace& local_workspace() { return mine().workspace; }
 void* local_workspace(std::size_t bytes) {
   DeviceWorkspace& w = mine().workspace;
@@ -152,7 +171,7 @@ void* local_workspace(std::size_t bytes) {
   w.bytes = want;
   return w.ptr;
 }
-int* local_info() { return mine().info; }
+int* local_info() { return mine_with_handles().info; }
 int local_worker_key() { return t_inline ? kInlineWorkerKey + t_inline->device : starpu_worker_get_id_check(); }
 
 InlineCuda::InlineCuda(int device) : previous_(t_inline) {

@@ -73,6 +73,9 @@ bool Runtime::run_inline(const TaskSpec& spec) {
   }
   rethrow_task_error();  // a failed writer of the data left nothing worth reading
   std::vector<unsigned char> args(spec.args);  // the function takes a mutable pointer, as StarPU's cl_arg
+  const std::string name = spec.name.empty() ? spec.kernel->name : spec.name;
+  // No task to show in the trace: a user event of the calling thread marks the call's start instead.
+  if (!resolved_.trace_dir.empty()) starpu_fxt_trace_user_event_string(("inline " + name).c_str());
   cuda::InlineCuda scope(gpu->device_id);
   try {
     f(buffers.data(), args.empty() ? nullptr : args.data());
@@ -80,7 +83,7 @@ bool Runtime::run_inline(const TaskSpec& spec) {
     scope.wait_quietly();  // nothing of its may still run once the data are released
     throw;
   }
-  scope.wait(spec.name.empty() ? spec.kernel->name : spec.name);
+  scope.wait(name);
   return true;
 }
 

@@ -144,6 +144,22 @@ TEST(SchemeModel, LearnsAnObviousRuleAndRoundTrips) {
   // Restricted to the schemes a matrix can take.
   EXPECT_EQ(m.predict(sptrsv::model_inputs(test[0].features), {"middle"}), "middle");
   EXPECT_EQ(m.predict(sptrsv::model_inputs(test[0].features), {"unknown"}), "");
+  // A list that lives (remembered by address) picks as the same names passed afresh, every time; the
+  // first of equal scores among the allowed wins; accept skips to the next best.
+  static const std::vector<std::string> lives{"unknown", "narrow", "middle", "wide"};
+  for (const auto& s : test) {
+    const std::vector<double> in = sptrsv::model_inputs(s.features);
+    const std::vector<std::string> fresh(lives);
+    EXPECT_EQ(m.predict(in, lives, nullptr, true), m.predict(in, fresh));
+    EXPECT_EQ(m.predict(in, lives, nullptr, true), m.predict(in));  // every scheme of the model is allowed
+  }
+  const auto not_narrow = [](const std::string& n) { return n != "narrow"; };
+  for (const auto& s : test) {
+    const std::vector<double> in = sptrsv::model_inputs(s.features);
+    const std::string pick = m.predict(in, lives, not_narrow, true);
+    EXPECT_NE(pick, "narrow");
+    EXPECT_EQ(pick, m.predict(in, {"middle", "wide"}, nullptr));
+  }
 
   const sptrsv::ModelEvaluation e = sptrsv::leave_one_out(train, 3);
   EXPECT_EQ(e.samples, 120);
