@@ -197,7 +197,8 @@ class TaskRuntime {
   // calling thread's stream for that device, which is then awaited; the data are released, and tasks
   // submitted on them later see what it wrote. Its exceptions reach the caller. Returns false, doing
   // nothing, where the runtime cannot (no CUDA worker there, a kernel without a CUDA function, a
-  // Where::Cpu task, a Scratch access): submit() it then. Not a task in traces: a user event
+  // Where::Cpu task, a Scratch access): submit() it then. InvalidArgument for a handle given twice
+  // other than for reading both times. Not a task in traces: a user event
   // ("inline NAME") of the calling thread marks it.
   virtual bool run_inline(const TaskSpec&) { return false; }
 };

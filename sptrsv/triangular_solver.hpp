@@ -273,6 +273,7 @@ class TriangularSolver {
   bool inline_solves_ = true;  // options.inline_solves
   std::unique_ptr<WorkerSchemes> worker_schemes_;  // cusparse / ag schemes only
   std::unique_ptr<WorkerSchemes> inline_variant_;  // a plain variant's inline solves (prepared on first use)
+  std::mutex inline_mutex_;                         // its making: solves may come from several threads
   std::unique_ptr<Handles> handles_;
   std::unique_ptr<LevelTaskPlanner> level_tasks_;  // its tokens go before the pattern
   std::unique_ptr<SplitSolver> split_;              // its handles go first

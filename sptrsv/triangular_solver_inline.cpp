@@ -3,6 +3,7 @@
 // round trip through the CUDA worker costs more than many solves' kernels (docs/benchmarks.md, issue
 // 16); the caller waits for these solves anyway.
 #include <memory>
+#include <mutex>
 
 #include "codelets/sptrsv/sptrsv_codelet.hpp"
 #include "hetsparse/error.hpp"
@@ -18,6 +19,7 @@ bool TriangularSolver::inline_solves() const {
 
 codelets::SptrsvCudaPlans* TriangularSolver::inline_plans() {
   if (worker_schemes_) return worker_schemes_.get();
+  std::lock_guard<std::mutex> lock(inline_mutex_);
   // A plain variant solves as a task on the registered arrays; inline it solves through a prepared
   // plain variant: on the GPU analysis's arrays, or on its own upload of the host pattern.
   if (!inline_variant_) inline_variant_ = std::make_unique<WorkerSchemes>(scheme_source(), variant_);

@@ -94,10 +94,10 @@ void insert_sptrsv_host(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const S
                         const double* b, double* x, const SptrsvParams& params, std::int64_t nnz);
 
 // The CUDA solve through a prepared scheme (params.plans set), run now in the calling thread on the
-// GPU (TaskRuntime::run_inline): on handles b (Read) and x (Write), or, with b_handle 0, on host
-// vectors host_b and host_x as insert_sptrsv_host's (no data then). Returns false, doing nothing,
-// where the runtime cannot run it so (submit the task then). InvalidArgument without plans, for
-// nrhs other than 1 or a transpose.
+// GPU (TaskRuntime::run_inline): run_sptrsv_inline on handles b (Read) and x (Write, another handle),
+// run_sptrsv_host_inline on host vectors as insert_sptrsv_host's (b best pinned; no data). Returns
+// false, doing nothing, where the runtime cannot run it so (submit the task then). InvalidArgument
+// without plans, for nrhs other than 1, a transpose or opt.where Cpu.
 bool run_sptrsv_inline(rt::TaskRuntime& rt, const rt::TaskOptions& opt, rt::HandleId b, rt::HandleId x,
                        const SptrsvParams& params, std::int64_t nnz);
 bool run_sptrsv_host_inline(rt::TaskRuntime& rt, const rt::TaskOptions& opt, const double* host_b, double* host_x,

@@ -45,8 +45,15 @@ bool Runtime::run_inline(const TaskSpec& spec) {
   if (spec.where == Where::Cpu) return false;
   const TaskFunction f = bound_kernels().find_inline_cuda(*spec.kernel);
   if (f == nullptr) return false;
-  for (const DataAccess& d : spec.data)
-    if (d.mode == Access::Scratch) return false;
+  for (std::size_t i = 0; i < spec.data.size(); ++i) {
+    if (spec.data[i].mode == Access::Scratch) return false;
+    // Acquired one by one, a handle held for reading and asked again for writing would wait for itself.
+    for (std::size_t j = 0; j < i; ++j)
+      if (spec.data[j].handle == spec.data[i].handle &&
+          (spec.data[i].mode != Access::Read || spec.data[j].mode != Access::Read))
+        throw InvalidArgument("run_inline: task '" + spec.name + "' names handle " + std::to_string(spec.data[i].handle) +
+                              " twice, not only for reading");
+  }
   if (spec.data.size() > kMaxTaskData)
     throw InvalidArgument("run_inline: task '" + spec.name + "' has more than " + std::to_string(kMaxTaskData) + " data");
   const WorkerInfo* gpu = nullptr;

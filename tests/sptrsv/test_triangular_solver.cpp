@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "codelets/cuda_build.hpp"
 #include "hetsparse/error.hpp"
 #include "sptrsv/triangular_solver.hpp"
 #include "tests/support/codelet_checks.hpp"
@@ -89,6 +90,8 @@ TEST(TriangularSolver, SolveOnHandlesWithoutAGpuIsAnAwaitedTask) {
   rt::TaskSpec t;
   t.kernel = &codelets::sptrsv_kernel();
   EXPECT_FALSE(r.run_inline(t));  // no CUDA worker to run it on
+  t.data = {{h1.id(), rt::Access::Read}, {h1.id(), rt::Access::Write}};  // would wait for itself
+  if (codelets::kCudaBuild) EXPECT_THROW(r.run_inline(t), InvalidArgument);
   h1.reset();
   h2.reset();
   expect_matches_reference(T, Triangle::Lower, false, false, b, x1, 1, "submitted");
