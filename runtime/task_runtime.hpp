@@ -198,7 +198,9 @@ class TaskRuntime {
   // submitted on them later see what it wrote. Its exceptions reach the caller. Returns false, doing
   // nothing, where the runtime cannot (no CUDA worker there, a kernel without a CUDA function, a
   // Where::Cpu task, a Scratch access): submit() it then. InvalidArgument for a handle given twice
-  // other than for reading both times. Not a task in traces: a user event
+  // other than for reading both times. The data are acquired one by one: a task another thread
+  // submits between two acquisitions, writing both data, deadlocks with the call (as two acquisitions
+  // would): submit a handle's tasks from one thread. Not a task in traces: a user event
   // ("inline NAME") of the calling thread marks it.
   virtual bool run_inline(const TaskSpec&) { return false; }
 };
