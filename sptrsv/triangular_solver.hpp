@@ -127,10 +127,11 @@ class TriangularSolver {
   // X = T^-1 B (or T^-T B): b and x are n x nrhs, column-major with leading dimension n; x may be b.
   // Registers b and x for the call, submits the solve and waits for it; task errors are rethrown here.
   // A single-vector solve that host_solves_on_cpu() sends to a CPU worker reads b and writes x in
-  // place, in its task (no registration). A small single-vector solve that goes to a GPU copies b and x through pinned buffers the solver
-  // keeps instead (a pageable copy's fixed cost is of the order of a small kernel's): with a prepared
-  // scheme its one task copies them in and out on its stream (stages_in_task), else they are
-  // registered once. Calls on one solver are then serialised.
+  // place, in its task (no registration). A small single-vector solve that goes to a GPU copies b
+  // and x through pinned buffers the solver keeps instead (a pageable copy's fixed cost is of the
+  // order of a small kernel's): in the calling thread with inline_solves(), else in its one task on
+  // its stream for a prepared scheme (stages_in_task), else registered once. Calls on one solver are
+  // then serialised. With inline_solves(), larger single vectors are registered and solved inline.
   void solve(const double* b, double* x, int nrhs = 1, bool transpose = false);
   // x = T^-1 b on vectors the runtime already holds, done when it returns (x's handle then holds the
   // result, wherever it was written): for a caller that needs x at once. b and x as submit()'s. On a
