@@ -51,12 +51,10 @@ std::mutex g_lists_mutex;
 std::map<const std::vector<std::string>*, CandidateLists> g_lists;  // nodes never move nor go
 
 CandidateLists& lists_of(index_t n, std::int64_t nnz, index_t levels) {
-  std::mutex& mutex = g_lists_mutex;
-  std::map<const std::vector<std::string>*, CandidateLists>& made = g_lists;
   const double mean_row = n > 0 ? double(nnz) / double(n) : 0.0;
   const std::vector<std::string>& ag_names = ag::ag_search_space_names(n, nnz, levels, mean_row);
-  std::lock_guard<std::mutex> lock(mutex);
-  CandidateLists& lists = made[&ag_names];
+  std::lock_guard<std::mutex> lock(g_lists_mutex);
+  CandidateLists& lists = g_lists[&ag_names];
   if (lists.unpowered.empty()) {
     std::vector<std::string> out = kernels::gpu_variants();
     out.emplace_back("cusparse");

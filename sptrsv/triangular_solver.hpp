@@ -251,6 +251,7 @@ class TriangularSolver {
   // made on first use), the options of its call, and one solve of handles or of (pinned) host vectors;
   // false when the runtime could not run it inline (the caller submits the task then).
   codelets::SptrsvCudaPlans* inline_plans();
+  codelets::SptrsvParams prepared_params();  // one GPU vector's solve_params, through inline_plans()
   rt::TaskOptions inline_options() const;
   bool solve_inline(rt::HandleId b, rt::HandleId x);
   bool solve_host_inline(const double* b, double* x);

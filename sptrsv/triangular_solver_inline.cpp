@@ -32,16 +32,18 @@ rt::TaskOptions TriangularSolver::inline_options() const {
   return opt;
 }
 
-bool TriangularSolver::solve_inline(rt::HandleId b, rt::HandleId x) {
+codelets::SptrsvParams TriangularSolver::prepared_params() {
   codelets::SptrsvParams params = solve_params(1, false, true);
   params.plans = inline_plans();
-  return codelets::run_sptrsv_inline(rt_, inline_options(), b, x, params, shape().nnz);
+  return params;
+}
+
+bool TriangularSolver::solve_inline(rt::HandleId b, rt::HandleId x) {
+  return codelets::run_sptrsv_inline(rt_, inline_options(), b, x, prepared_params(), shape().nnz);
 }
 
 bool TriangularSolver::solve_host_inline(const double* b, double* x) {
-  codelets::SptrsvParams params = solve_params(1, false, true);
-  params.plans = inline_plans();
-  return codelets::run_sptrsv_host_inline(rt_, inline_options(), b, x, params, shape().nnz);
+  return codelets::run_sptrsv_host_inline(rt_, inline_options(), b, x, prepared_params(), shape().nnz);
 }
 
 void TriangularSolver::solve(rt::HandleId b, rt::HandleId x) {

@@ -151,10 +151,9 @@ void TriangularSolver::submit_solve(rt::HandleId hb, rt::HandleId hx, int nrhs, 
 }
 
 void TriangularSolver::submit_solve_host(const double* b, double* x) {
-  codelets::SptrsvParams params = solve_params(1, false, true);
-  params.plans = inline_plans();  // a plain variant staged for inline solves has its plans there
-  codelets::insert_sptrsv_host(rt_, solve_task_options(true, false), matrix_handles(false, false), b, x, params,
-                               shape().nnz);
+  // prepared_params: a plain variant staged for inline solves has its plans in inline_plans()
+  codelets::insert_sptrsv_host(rt_, solve_task_options(true, false), matrix_handles(false, false), b, x,
+                               prepared_params(), shape().nnz);
 }
 
 codelets::SptrsvParams TriangularSolver::solve_params(int nrhs, bool transpose, bool gpu_capable) const {
