@@ -52,7 +52,9 @@ int cmd_spmv(int argc, char** argv) {
       .option("partition", "pcsr|pcsc|pcoo|auto", "MSREP partition over NUMA domains, GPUs and CPU workers (replaces "
               "--blocks; given, or --parts or --resident: the partitioned product runs)", "auto")
       .option("parts", "N", "parts of the partitioned product (0: one per GPU, CPU parts when they help)", "0")
-      .flag("resident", "partitioned product on x and y in GPU memory");
+      .flag("resident", "partitioned product on x and y in GPU memory")
+      .flag("product-tasks", "partitioned product: each product's parts as tasks, even when one GPU runs them all "
+            "(by default they are launched on the calling thread's stream)");
   if (!p.parse(argc, argv)) return 0;
   const bool json = p.has("json");
   const long iters = p.get_int("iterations");
@@ -61,7 +63,7 @@ int cmd_spmv(int argc, char** argv) {
   // Peak 44 B per row (2e8 empty rows: 8.8 GB) and ~28 per entry (A, its copy while loading, the
   // 32-bit block copies), plus a margin.
   MatrixInput in = load_matrix_input(p, {"spmv", 56, 32, false});
-  if (p.has("partition") || p.has("parts") || p.has("resident"))
+  if (p.has("partition") || p.has("parts") || p.has("resident") || p.has("product-tasks"))
     return cmd_spmv_partitioned(p, in, parse_spmv_cuda_impl(p.get("cuda-kernel"), "hetsparse spmv"));
   const Csr& A = in.A;
   std::vector<double> x = random_vector(A.cols, static_cast<std::uint64_t>(p.get_int("seed")));
@@ -119,7 +121,7 @@ int cmd_spmv(int argc, char** argv) {
       a.set("available", t.available).set("reason", t.reason);
       if (t.available) {
         const Rate ar = rate(A, t.median_ms);
-        a.set("device", t.device).set("median_ms", t.median_ms).set("gbs", ar.gbs).set("gflops", ar.gflops)
+        a.set("device", t.device).set("median_ms", t.median_ms).set("chain_ms", t.chain_ms).set("gbs", ar.gbs).set("gflops", ar.gflops)
             .set("max_rel_error", max_rel_diff(t.y, yref));
       }
       j.set(name, a);

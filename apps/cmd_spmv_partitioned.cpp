@@ -36,6 +36,7 @@ PartitionedSpmvOptions options_from(const ArgParser& p, codelets::SpmvCudaImpl i
                      : where == rt::Where::Cuda ? planners::CpuUse::Never
                                                 : planners::CpuUse::Auto;
   o.cuda_impl = impl;
+  o.inline_products = !p.has("product-tasks");
   return o;
 }
 
@@ -119,6 +120,7 @@ int cmd_spmv_partitioned(const ArgParser& p, const MatrixInput& in, codelets::Sp
         .set("cpus_used", spmv.placement().cpus_used).set("cpu_reason", spmv.placement().reason)
         .set("topology", topology_json(spmv.topology())).set("resident", static_cast<bool>(dy))
         .set("tasks_per_product", static_cast<long long>(spmv.tasks_per_product()))
+        .set("inline_products", spmv.launches_inline())
         .set("iterations", static_cast<long long>(iters)).set("ms_per_product", ms)
         .set("submit_ms_per_product", submit_ms)
         .set("gbs", bytes / (ms * 1e6)).set("max_rel_error", err).set("correct", ok);
@@ -126,7 +128,7 @@ int cmd_spmv_partitioned(const ArgParser& p, const MatrixInput& in, codelets::Sp
       Json a;
       a.set("available", t.available).set("reason", t.reason);
       if (t.available)
-        a.set("device", t.device).set("path", t.path).set("median_ms", t.median_ms)
+        a.set("device", t.device).set("path", t.path).set("median_ms", t.median_ms).set("chain_ms", t.chain_ms)
             .set("gbs", bytes / (t.median_ms * 1e6)).set("max_rel_error", max_rel_diff(t.y, yref));
       j.set(name, a);
     }
@@ -135,9 +137,10 @@ int cmd_spmv_partitioned(const ArgParser& p, const MatrixInput& in, codelets::Sp
     std::printf("matrix      %s: %d x %d, %lld nonzeros\n", in.name.c_str(), A.rows, A.cols,
                 static_cast<long long>(A.nnz()));
     for (const std::string& line : describe_topology(spmv.topology())) std::printf("topology    %s\n", line.c_str());
-    std::printf("partition   %s, %zu parts, %zu tasks a product; CPU parts: %s\n",
+    std::printf("partition   %s, %zu parts, %zu %s a product; CPU parts: %s\n",
                 planners::to_string(spmv.partition().format), spmv.partition().parts.size(),
-                spmv.tasks_per_product(), spmv.placement().reason.c_str());
+                spmv.tasks_per_product(), spmv.launches_inline() ? "inline launches" : "tasks",
+                spmv.placement().reason.c_str());
     for (const planners::FormatCost& f : c.costs)
       std::printf("  model     %-5s %.4f ms predicted, imbalance %.2f\n", planners::to_string(f.format),
                   1e3 * f.seconds, f.imbalance);
@@ -149,9 +152,10 @@ int cmd_spmv_partitioned(const ArgParser& p, const MatrixInput& in, codelets::Sp
         std::printf("%-11s unavailable: %s\n", name.c_str(), t.reason.c_str());
         continue;
       }
-      std::printf("%-11s %8.4f ms/product  %8.1f GB/s   (%s, median of %d; StarPU / this = %.2f)\n",
+      std::printf("%-11s %8.4f ms/product  %8.1f GB/s   (%s, median of %d alone; %.4f ms a product back to back; "
+                  "hetsparse / that = %.2f)\n",
                   name == "cusparse_direct" ? "cuSPARSE" : "own kernel", t.median_ms,
-                  bytes / (t.median_ms * 1e6), t.path.c_str(), t.runs, ms / t.median_ms);
+                  bytes / (t.median_ms * 1e6), t.path.c_str(), t.runs, t.chain_ms, ms / t.chain_ms);
     }
     std::printf("check       max |y - y_ref| / max |y_ref| = %.2e  %s\n", err, ok ? "OK" : "WRONG");
   }

@@ -60,6 +60,9 @@ struct TaskSpec {
   // Latency-bound (a resident solve, a product in a chain): when one worker alone may run the task it
   // goes straight to that worker's queue, past the scheduler's push and pop. Nothing to balance then.
   bool direct = false;
+  // A link of a chain on a GPU (a product in an iterative solver): submit() may launch it on the
+  // calling thread's stream instead of making it a task (TaskRuntime::launch_inline).
+  bool launch_inline = false;
 
   template <class Args>
   void set_args(const Args& a) {
@@ -119,6 +122,7 @@ struct TaskOptions {
   double flops = -1.0;  // < 0: the kernel's own count
   WorkerPin workers{};  // none by default (after the rest: aggregate initialisers stay valid)
   bool direct = false;  // TaskSpec::direct
+  bool launch_inline = false;  // TaskSpec::launch_inline
 };
 
 // InvalidArgument naming the task when its workers contradict its Where or its kernel's devices.
@@ -133,6 +137,7 @@ inline TaskSpec make_task(const Kernel& k, const TaskOptions& o, double default_
   t.where = o.where;
   t.workers = o.workers;
   t.direct = o.direct;
+  t.launch_inline = o.launch_inline;
   t.flops = o.flops >= 0 ? o.flops : default_flops;
   return t;
 }
@@ -203,6 +208,16 @@ class TaskRuntime {
   // would): submit a handle's tasks from one thread. Not a task in traces: a user event
   // ("inline NAME") of the calling thread marks it.
   virtual bool run_inline(const TaskSpec&) { return false; }
+  // run_inline without the wait: the kernel is queued on the calling thread's stream and the call
+  // returns, its data still acquired on the GPU. Further launches on that GPU reuse what is held, so a
+  // chain of them costs its kernels, not a round trip each. The held data are released (after the
+  // stream is awaited) by close_inline(), which wait_all(), acquire_on_host(), valid_on_host(),
+  // unregister(), discard(), run_inline() and shutdown call first, and by the next launch when a
+  // task was submitted since the last (a task may need what is held, or write what a launch would
+  // read). A task submitted on held data waits until then. Errors on the GPU surface at the close.
+  // submit() calls it for a TaskSpec::launch_inline task, and makes a task where it returns false.
+  virtual bool launch_inline(const TaskSpec&) { return false; }
+  virtual void close_inline() {}
 };
 
 // A handle's host memory held for a scope (see TaskRuntime::acquire_on_host).

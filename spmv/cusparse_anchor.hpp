@@ -1,6 +1,7 @@
 // Direct SpMV timing without StarPU, the anchor a hetsparse SpMV run is compared with in the same
 // process: cuSPARSE's cusparseSpMV (or hetsparse's own CUDA kernel) on device-resident data,
-// timed with CUDA events, median over `runs` after a warm-up.
+// timed with CUDA events: each product alone (median over `runs` after a warm-up, the launch's
+// latency on an idle GPU included), and `runs` products back to back (chain_ms, a product's share).
 #pragma once
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@ struct DirectSpmvTiming {
   bool available = false;
   std::string reason;  // why not available (no CUDA build, no device)
   double median_ms = 0, min_ms = 0;
+  double chain_ms = 0;  // a product's share of `runs` launched back to back on one stream
   int runs = 0;
   std::string device;       // e.g. "NVIDIA H100 80GB HBM3"
   std::vector<double> y;    // result of the last product, for checking

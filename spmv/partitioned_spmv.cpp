@@ -56,6 +56,10 @@ PartitionedSpmv::PartitionedSpmv(rt::TaskRuntime& rt, const Csr& A, VectorRef x,
   }
   register_vectors(x, y);
   plan_merges();
+  launch_inline_ = o.inline_products && merge_device_ >= 0;
+  for (std::size_t k = 0; k < parts_.size(); ++k)
+    if (parts_[k]->has_task && (placement_.homes[k].cpu || placement_.homes[k].device != merge_device_))
+      launch_inline_ = false;  // parts on several devices run side by side as tasks
 }
 
 PartitionedSpmv::~PartitionedSpmv() {

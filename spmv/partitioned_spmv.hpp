@@ -34,6 +34,9 @@ struct PartitionedSpmvOptions {
   codelets::SpmvCudaImpl cuda_impl = codelets::SpmvCudaImpl::Own;
   std::optional<kernels::SpmvPath> path;  // own CUDA kernel; unset: by each part's row profile
   kernels::TilePlanOptions tiles;
+  // When every task of a product runs on one GPU, launch them on the calling thread's stream
+  // (TaskRuntime::launch_inline) rather than as tasks: a chain of products then costs its kernels.
+  bool inline_products = true;
 };
 
 class PartitionedSpmv {
@@ -59,6 +62,8 @@ class PartitionedSpmv {
   std::size_t tasks_per_product() const;
   // Where the merges run: a CUDA device, or -1 for CPU workers.
   int merge_device() const { return merge_device_; }
+  // Whether submit() asks for its tasks to be launched inline (inline_products, and one GPU runs them all).
+  bool launches_inline() const { return launch_inline_; }
 
  private:
   struct Part;
@@ -79,6 +84,7 @@ class PartitionedSpmv {
   std::vector<rt::DataHandle> y_, x_;  // y: whole (pCSC) or slices; x: whole or slices (pCSC)
   std::vector<void*> pinned_;
   int merge_device_ = -1;
+  bool launch_inline_ = false;
   bool finished_ = false;
 };
 

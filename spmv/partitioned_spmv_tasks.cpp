@@ -30,6 +30,7 @@ rt::TaskOptions PartitionedSpmv::options_at(const planners::PartHome& home, cons
     o.where = rt::Where::Cuda;
     o.workers.cuda_device = home.device;
     o.direct = true;  // a product is latency-bound: past the scheduler when the device has one worker
+    o.launch_inline = launch_inline_;
   }
   return o;
 }

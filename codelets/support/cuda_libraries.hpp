@@ -52,7 +52,7 @@ class InlineCuda {
   InlineCuda(const InlineCuda&) = delete;
   InlineCuda& operator=(const InlineCuda&) = delete;
   cudaStream_t stream() const;
-  void wait(const std::string& task) const;  // for the stream; CudaError naming the task on an error
+  void wait(const std::string& what) const;  // for the stream; CudaError "WHAT failed on the GPU: ..."
   void wait_quietly() const noexcept;        // the same, errors ignored (on an exception's way out)
 
  private:

@@ -194,9 +194,9 @@ InlineCuda::~InlineCuda() {
 
 cudaStream_t InlineCuda::stream() const { return static_cast<WorkerLibraries*>(libs_)->stream; }
 
-void InlineCuda::wait(const std::string& task) const {
+void InlineCuda::wait(const std::string& what) const {
   if (const cudaError_t e = cudaStreamSynchronize(stream()); e != cudaSuccess)
-    throw CudaError("task '" + task + "' run inline failed on the GPU: " + cudaGetErrorString(e));
+    throw CudaError(what + " failed on the GPU: " + cudaGetErrorString(e));
 }
 
 void InlineCuda::wait_quietly() const noexcept { cudaStreamSynchronize(stream()); }

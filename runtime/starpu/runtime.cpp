@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <exception>
 #include <set>
 #include <thread>
 
@@ -63,6 +64,12 @@ Runtime::~Runtime() {
 
 TraceFiles Runtime::shutdown() {
   if (!running_) return {};
+  std::exception_ptr inline_error;
+  try {
+    close_inline();
+  } catch (...) {  // reported after the shutdown, as a task's error is
+    inline_error = std::current_exception();
+  }
   starpu_task_wait_for_all();
   for (HandleId id = 0; id < impl_->handles.size(); ++id)
     if (impl_->handles[id].handle) unregister(id);
@@ -72,6 +79,7 @@ TraceFiles Runtime::shutdown() {
   starpu_shutdown();
   running_ = false;
   g_active = false;
+  if (inline_error) std::rethrow_exception(inline_error);
   rethrow_task_error();
   if (resolved_.trace_dir.empty()) return {};
   return convert_trace(resolved_.trace_dir);
@@ -97,6 +105,7 @@ int Runtime::cuda_devices() const {
 }
 
 void Runtime::wait_all() {
+  close_inline();  // tasks may wait for what inline launches hold
   if (impl_->spin_wait) spin_until_done(impl_->in_flight);  // then StarPU's wait returns at once, without a wake-up
   check_starpu(starpu_task_wait_for_all(), "starpu_task_wait_for_all");
   rethrow_task_error();

@@ -78,6 +78,8 @@ class Runtime final : public TaskRuntime {
   void acquire_on_host(HandleId, Access) override;
   void release_on_host(HandleId) override;
   bool run_inline(const TaskSpec&) override;  // runtime_inline.cpp
+  bool launch_inline(const TaskSpec&) override;
+  void close_inline() override;
 
   // Bytes StarPU moved between host memory and GPUs since the last call (or since start), when its
   // profiling is on (STARPU_PROFILING=1); nullopt otherwise. What a phase sends across PCIe.
@@ -88,6 +90,8 @@ class Runtime final : public TaskRuntime {
 
  private:
   struct Impl;
+  // Queues spec's CUDA function on the calling thread's stream, its data acquired or already held.
+  bool queue_inline(const TaskSpec& spec, const char* who);
   std::unique_ptr<Impl> impl_;
   ResolvedOptions resolved_;
   std::vector<WorkerInfo> workers_;

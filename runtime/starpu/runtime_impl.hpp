@@ -5,10 +5,11 @@
 #include <atomic>
 #include <cstdint>
 #include <map>
-#include <tuple>
 #include <mutex>
 #include <string>
+#include <tuple>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "hetsparse/error.hpp"
@@ -26,7 +27,21 @@ struct Runtime::Impl {
   std::unordered_set<std::string> names;  // task names must outlive their tasks: interned here
   std::map<const char*, std::size_t> pinned_ranges;  // pin_host_range(): start -> bytes
   std::mutex mutex;
-  std::mutex inline_mutex;  // run_inline's calls, one at a time (one stream and workspace per device)
+  std::mutex inline_mutex;  // inline calls, one at a time (one stream and workspace per device)
+  // What inline launches left acquired on one GPU, released by close_inline (runtime_inline.cpp).
+  struct InlineBatch {
+    int device = -1;  // CUDA device; -1: nothing held
+    unsigned node = 0;
+    std::vector<std::pair<starpu_data_handle_t, starpu_data_access_mode>> held;
+    std::uint64_t submits = 0;  // tasks_submitted when the batch opened
+    std::string last;           // the last launch's name, for an error found at the close
+    std::size_t launches = 0;
+  };
+  InlineBatch batch;                         // under inline_mutex
+  std::atomic<bool> batch_open{false};       // a read without the lock: most closes find nothing held
+  std::atomic<std::uint64_t> tasks_submitted{0};
+  // Awaits the inline stream, then releases what the batch holds (call with inline_mutex held).
+  void close_batch();
   std::atomic<long> in_flight{0};  // tasks submitted and not yet ended (task_completion.hpp)
   bool heteroprio = false;  // priorities become heteroprio buckets (set once at start-up)
   // wait_all spins before StarPU's blocking wait only when the workers leave the waiting thread a core:

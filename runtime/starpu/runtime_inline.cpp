@@ -1,9 +1,11 @@
-// Runtime::run_inline: a task's CUDA function run in the calling thread on data acquired on a GPU's
-// memory node. A task's round trip through a CUDA worker (submission, the worker's pop, the event
-// poll, termination, the waiter's wake-up) costs more than a small kernel (docs/benchmarks.md, issue
-// 16, twenty-fourth session); acquiring data that is already there costs little.
+// Runtime::run_inline and launch_inline: a task's CUDA function run in the calling thread on data
+// acquired on a GPU's memory node. A task's round trip through a CUDA worker (submission, the
+// worker's pop, the event poll, termination, the next task's launch) costs more than a small kernel
+// (docs/benchmarks.md, issues 16 and 18); acquiring data that is already there costs little, and
+// keeping it acquired across a chain of launches costs nothing.
 #include <starpu.h>
 
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -18,44 +20,73 @@
 namespace hetsparse::rt {
 namespace {
 
-// The data acquired so far on one node, released at the end of the scope whatever happens.
-class Acquired {
- public:
-  explicit Acquired(unsigned node) : node_(static_cast<int>(node)) {}
-  ~Acquired() {
-    for (auto it = held_.rbegin(); it != held_.rend(); ++it) starpu_data_release_on_node(*it, node_);
+// What an inline call acquires for an access. A Scratch buffer is written on the node: the per-worker
+// copies that tasks use are other buffers. Commute is ReadWrite when only one caller runs.
+starpu_data_access_mode inline_mode(Access a) {
+  switch (a) {
+    case Access::Read:
+      return STARPU_R;
+    case Access::Write:
+    case Access::Scratch:
+      return STARPU_W;
+    case Access::ReadWrite:
+    case Access::Commute:
+      return STARPU_RW;
   }
-  Acquired(const Acquired&) = delete;
-  Acquired& operator=(const Acquired&) = delete;
-  void add(starpu_data_handle_t h, starpu_data_access_mode mode, HandleId id) {
-    check_starpu(starpu_data_acquire_on_node(h, node_, mode),
-                 "starpu_data_acquire_on_node of handle " + std::to_string(id) + " (run_inline)");
-    held_.push_back(h);
-  }
+  throw InvalidArgument("unknown access mode");
+}
 
- private:
-  int node_;
-  std::vector<starpu_data_handle_t> held_;
-};
+// Whether data held for `held` serves an access for `want`: held for writing, the node's copy is the
+// one that counts and serves any access; held for reading, it serves reads only.
+bool serves(starpu_data_access_mode held, starpu_data_access_mode want) {
+  return (held & STARPU_W) != 0 || want == STARPU_R;
+}
 
-}  // namespace
-
-bool Runtime::run_inline(const TaskSpec& spec) {
-  if (!spec.kernel) throw InvalidArgument("run_inline: task '" + spec.name + "' has no kernel");
-  if (spec.where == Where::Cpu) return false;
-  const TaskFunction f = bound_kernels().find_inline_cuda(*spec.kernel);
-  if (f == nullptr) return false;
-  for (std::size_t i = 0; i < spec.data.size(); ++i) {
-    if (spec.data[i].mode == Access::Scratch) return false;
+void check_inline_data(const TaskSpec& spec, const char* who) {
+  if (spec.data.size() > kMaxTaskData)
+    throw InvalidArgument(std::string(who) + ": task '" + spec.name + "' has more than " +
+                          std::to_string(kMaxTaskData) + " data");
+  for (std::size_t i = 0; i < spec.data.size(); ++i)
     // Acquired one by one, a handle held for reading and asked again for writing would wait for itself.
     for (std::size_t j = 0; j < i; ++j)
       if (spec.data[j].handle == spec.data[i].handle &&
           (spec.data[i].mode != Access::Read || spec.data[j].mode != Access::Read))
-        throw InvalidArgument("run_inline: task '" + spec.name + "' names handle " + std::to_string(spec.data[i].handle) +
-                              " twice, not only for reading");
+        throw InvalidArgument(std::string(who) + ": task '" + spec.name + "' names handle " +
+                              std::to_string(spec.data[i].handle) + " twice, not only for reading");
+}
+
+}  // namespace
+
+void Runtime::Impl::close_batch() {
+  if (batch.device < 0) return;
+  InlineBatch done = std::move(batch);
+  batch = InlineBatch{};
+  batch_open.store(false, std::memory_order_release);
+  std::exception_ptr error;
+  try {
+    cuda::InlineCuda scope(done.device);
+    scope.wait(done.launches > 1 ? "inline launches up to task '" + done.last + "'"
+                                 : "task '" + done.last + "' run inline");
+  } catch (...) {
+    error = std::current_exception();
   }
-  if (spec.data.size() > kMaxTaskData)
-    throw InvalidArgument("run_inline: task '" + spec.name + "' has more than " + std::to_string(kMaxTaskData) + " data");
+  for (auto it = done.held.rbegin(); it != done.held.rend(); ++it)
+    starpu_data_release_on_node(it->first, static_cast<int>(done.node));
+  if (error) std::rethrow_exception(error);
+}
+
+void Runtime::close_inline() {
+  if (!impl_->batch_open.load(std::memory_order_acquire)) return;
+  std::lock_guard<std::mutex> serial(impl_->inline_mutex);
+  impl_->close_batch();
+}
+
+bool Runtime::queue_inline(const TaskSpec& spec, const char* who) {
+  if (!spec.kernel) throw InvalidArgument(std::string(who) + ": task '" + spec.name + "' has no kernel");
+  if (spec.where == Where::Cpu) return false;
+  const TaskFunction f = bound_kernels().find_inline_cuda(*spec.kernel);
+  if (f == nullptr) return false;
+  check_inline_data(spec, who);
   const WorkerInfo* gpu = nullptr;
   for (const WorkerInfo& w : workers_) {
     if (w.kind == WorkerInfo::Kind::Cuda && (spec.workers.cuda_device < 0 || w.device_id == spec.workers.cuda_device)) {
@@ -66,32 +97,76 @@ bool Runtime::run_inline(const TaskSpec& spec) {
   if (gpu == nullptr) return false;
   const unsigned node = starpu_worker_get_memory_node(static_cast<unsigned>(gpu->id));
 
-  std::vector<starpu_data_handle_t> handles(spec.data.size());
+  const std::size_t n = spec.data.size();
+  std::vector<starpu_data_handle_t> handles(n);
+  std::vector<starpu_data_access_mode> modes(n);
   {
     std::lock_guard<std::mutex> lock(impl_->mutex);
-    for (std::size_t i = 0; i < spec.data.size(); ++i) handles[i] = impl_->entry(spec.data[i].handle).handle;
+    for (std::size_t i = 0; i < n; ++i) {
+      handles[i] = impl_->entry(spec.data[i].handle).handle;
+      modes[i] = inline_mode(spec.data[i].mode);
+    }
   }
   std::lock_guard<std::mutex> serial(impl_->inline_mutex);
-  Acquired acquired(node);
-  std::vector<void*> buffers(spec.data.size());
-  for (std::size_t i = 0; i < spec.data.size(); ++i) {
-    acquired.add(handles[i], to_starpu(spec.data[i].mode), spec.data[i].handle);
+  Impl::InlineBatch& b = impl_->batch;
+  const auto held_mode = [&b](starpu_data_handle_t h, starpu_data_access_mode& mode) {
+    for (const auto& [held, m] : b.held) {
+      if (held != h) continue;
+      mode = m;
+      return true;
+    }
+    return false;
+  };
+  // What is held serves this call only on the same GPU, with no task submitted since (the task may
+  // write what the call reads, or wait for what is held), and in modes that serve the call's.
+  bool keep = b.device == gpu->device_id && b.submits == impl_->tasks_submitted.load();
+  for (std::size_t i = 0; i < n && keep; ++i) {
+    starpu_data_access_mode m;
+    if (held_mode(handles[i], m) && !serves(m, modes[i])) keep = false;
+  }
+  if (!keep) impl_->close_batch();
+  if (b.device < 0) {
+    b.device = gpu->device_id;
+    b.node = node;
+    b.submits = impl_->tasks_submitted.load();
+    impl_->batch_open.store(true, std::memory_order_release);
+  }
+  std::vector<void*> buffers(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    starpu_data_access_mode m;
+    if (!held_mode(handles[i], m)) {
+      check_starpu(starpu_data_acquire_on_node(handles[i], static_cast<int>(node), modes[i]),
+                   "starpu_data_acquire_on_node of handle " + std::to_string(spec.data[i].handle) + " (" + who + ")");
+      b.held.emplace_back(handles[i], modes[i]);
+    }
     buffers[i] = starpu_data_get_interface_on_node(handles[i], node);
   }
   rethrow_task_error();  // a failed writer of the data left nothing worth reading
   std::vector<unsigned char> args(spec.args);  // the function takes a mutable pointer, as StarPU's cl_arg
   const std::string name = spec.name.empty() ? spec.kernel->name : spec.name;
-  // No task to show in the trace: a user event of the calling thread marks the call's start instead.
+  // No task to show in the trace: a user event of the calling thread marks the launch instead.
   if (!resolved_.trace_dir.empty()) starpu_fxt_trace_user_event_string(("inline " + name).c_str());
-  cuda::InlineCuda scope(gpu->device_id);
   try {
+    cuda::InlineCuda scope(gpu->device_id);
     f(buffers.data(), args.empty() ? nullptr : args.data());
   } catch (...) {
-    scope.wait_quietly();  // nothing of its may still run once the data are released
+    try {
+      impl_->close_batch();  // nothing of the batch may still run once its data are released
+    } catch (...) {          // the function's own error is the one to report
+    }
     throw;
   }
-  scope.wait(name);
+  b.last = name;
+  ++b.launches;
   return true;
 }
+
+bool Runtime::run_inline(const TaskSpec& spec) {
+  if (!queue_inline(spec, "run_inline")) return false;
+  close_inline();
+  return true;
+}
+
+bool Runtime::launch_inline(const TaskSpec& spec) { return queue_inline(spec, "launch_inline"); }
 
 }  // namespace hetsparse::rt

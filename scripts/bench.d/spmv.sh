@@ -4,7 +4,8 @@
 #     kernel in several tile shapes and the row profile's choice, on the SpTRSV anchors' triangles,
 #     power-law R-MAT graphs and 3D meshes of >= 50M nonzeros;
 #  2. through StarPU on GPU-resident x and y (hetsparse spmv --partition pcsr --parts 1 --resident):
-#     a chain of products against the kernel alone, in the same process, under three schedulers;
+#     a chain of products, launched inline (the default) and as tasks (--product-tasks), against the
+#     kernel in the same process, alone and back to back; the tasks under three schedulers;
 #  3. the partitions with 4 parts on the GPU (each format), for their correctness and cost.
 # JSON lines in OUTDIR/spmv_kernels.jsonl and OUTDIR/spmv_starpu.jsonl. About 4 minutes on an H100.
 #   spmv.sh OUTDIR [--quick]
@@ -34,16 +35,19 @@ if [ "$QUICK" = --quick ]; then
 fi
 for set in "$ANCHORS" "$POWER" "$MESHES"; do run 150 "$K" "$B" --tiles "$TILES" --runs 50 "$set"; done
 
-# StarPU on device-resident vectors: 1 CUDA worker, 1 CPU worker, the tasks pinned to the GPU.
-for m in lap3d:200 lap3d:160 rmat:20:8 anchor-rmat:20:8 anchor-lap3d:100; do
-  [ "$QUICK" = --quick ] && m=lap3d:40
-  run 60 "$S" "$H" spmv --generate "$m" --partition pcsr --parts 1 --resident --device gpu --ncpu 1 --ncuda 1 \
-    --iterations 500 --sched dmdas --json
-  [ "$QUICK" = --quick ] && break
+# StarPU on device-resident vectors: 1 CUDA worker, 1 CPU worker, pinned to the GPU; inline, then tasks.
+CHAINS="anchor-lap2d:1000 anchor-lap3d:100 anchor-lap3d:160 anchor-rmat:18:8 anchor-rmat:20:8 anchor-rmat:22:4"
+CHAINS="$CHAINS rmat:20:8 rmat:21:16"
+[ "$QUICK" = --quick ] && CHAINS=lap3d:40
+for m in $CHAINS; do
+  for how in "" --product-tasks; do
+    run 60 "$S" "$H" spmv --generate "$m" --partition pcsr --parts 1 --resident --device gpu --ncpu 1 --ncuda 1 \
+      --iterations 2000 --sched dmdas --json $how
+  done
 done
 for sched in eager lws; do
   run 60 "$S" "$H" spmv --generate lap3d:160 --partition pcsr --parts 1 --resident --device gpu --ncpu 1 --ncuda 1 \
-    --iterations 500 --sched "$sched" --json
+    --iterations 500 --sched "$sched" --json --product-tasks
 done
 # Four parts on the one GPU, each format, and the model's own choice with CPU parts allowed.
 for f in pcsr pcsc pcoo; do

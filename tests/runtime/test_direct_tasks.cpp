@@ -78,5 +78,29 @@ TEST(DirectTasks, AChainOnTheSoleWorkerRunsInOrder) {
   for (std::size_t i = 0; i < y.size(); ++i) ASSERT_NEAR(y[i], expected[i], 1e-12) << i;
 }
 
+// Without a CUDA worker there is no stream to launch on: launch_inline refuses, and a task that asks
+// for it is a task like any other.
+TEST(DirectTasks, InlineLaunchesWithoutAGpuAreTasks) {
+  rt::Runtime r(test_runtime_options("dmdas", 1, 0));
+  std::vector<double> x(1000), y(1000, 0.25);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = 0.002 * double(i) - 0.7;
+  std::vector<double> expected = y;
+  rt::DataHandle hx = rt::make_vector_handle(r, x), hy = rt::make_vector_handle(r, y);
+  rt::TaskOptions o;
+  o.launch_inline = true;
+  rt::TaskSpec t = rt::make_task(codelets::axpy_kernel(), o, 0);
+  EXPECT_TRUE(t.launch_inline);
+  t.data = {{hx.id(), rt::Access::Read}, {hy.id(), rt::Access::ReadWrite}};
+  t.set_args(codelets::VectorArgs{1000, 3.0});
+  EXPECT_FALSE(r.launch_inline(t));
+  for (int k = 0; k < 4; ++k) {
+    codelets::insert_axpy(r, o, 1000, 0.5, hx.id(), hy.id());
+    for (std::size_t i = 0; i < x.size(); ++i) expected[i] += 0.5 * x[i];
+  }
+  r.close_inline();  // nothing held: a no-op
+  hy.reset();
+  for (std::size_t i = 0; i < y.size(); ++i) ASSERT_NEAR(y[i], expected[i], 1e-12) << i;
+}
+
 }  // namespace
 }  // namespace hetsparse::test

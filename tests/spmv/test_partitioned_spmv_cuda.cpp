@@ -1,6 +1,7 @@
 // The partitioned product on a GPU through StarPU: N parts of every format on the one device (each
 // pinned to it), each own CUDA path and cuSPARSE, CPU and GPU parts together, vectors resident in GPU
-// memory across repeated products, and a part pinned to a device no worker drives.
+// memory across repeated products, products launched inline or as tasks, and a part pinned to a device
+// no worker drives.
 #include <gtest/gtest.h>
 
 #include <limits>
@@ -75,6 +76,7 @@ TEST_F(PartitionedSpmvGpu, CpuAndGpuPartsTogether) {
     ref::spmv(A, x.data(), expect.data());
     PartitionedSpmv s(r, A, {x.data(), x.size()}, {y.data(), y.size()}, o);
     ASSERT_TRUE(s.placement().cpus_used) << s.placement().reason;
+    EXPECT_FALSE(s.launches_inline());  // CPU parts and a GPU part run side by side as tasks
     s.submit();
     s.finish();
     EXPECT_LT(partitioned_rel_diff(y, expect), 1e-13) << planners::to_string(f);
@@ -102,6 +104,43 @@ TEST_F(PartitionedSpmvGpu, DeviceResidentVectorsAcrossProducts) {
       s.finish();
     }
     EXPECT_LT(partitioned_rel_diff(dy.download(stream), expect), 1e-12) << planners::to_string(f);
+  }
+}
+
+// Every task of a product on the one GPU: launched inline by default, as tasks when asked; the same
+// chain of products either way, and a host read of y between two chains.
+TEST_F(PartitionedSpmvGpu, ProductsLaunchedInlineOrAsTasks) {
+  rt::Runtime r(test_runtime_options("dmdas", 1, 1));
+  const Csr A = rmat_graph({12, 8, 0.57, 0.19, 0.19, 0.05, 9});  // long rows: the tiled path's workspace
+  Rng rng(41);
+  std::vector<double> x(A.cols), y0(A.rows);
+  for (double& v : x) v = uniform(rng, -1, 1);
+  for (double& v : y0) v = uniform(rng, -1, 1);
+  std::vector<double> half = y0;
+  for (int it = 0; it < 10; ++it) ref::spmv(A, x.data(), half.data(), 0.125, 0.75);
+  std::vector<double> expect = half;
+  for (int it = 0; it < 10; ++it) ref::spmv(A, x.data(), expect.data(), -0.25, 0.5);
+  for (PartitionFormat f : {PartitionFormat::Pcsr, PartitionFormat::Pcsc, PartitionFormat::Pcoo}) {
+    for (int parts : {1, 3}) {
+      for (bool launch : {true, false}) {
+        SCOPED_TRACE(std::string(planners::to_string(f)) + " " + std::to_string(parts) + " parts, " +
+                     (launch ? "inline" : "tasks"));
+        std::vector<double> y = y0;
+        PartitionedSpmvOptions o = on_gpu(f, parts);
+        o.inline_products = launch;
+        o.tiles = {256, 64};
+        PartitionedSpmv s(r, A, {x.data(), x.size()}, {y.data(), y.size()}, o);
+        EXPECT_EQ(s.launches_inline(), launch);
+        for (int it = 0; it < 10; ++it) s.submit(0.125, 0.75);
+        r.wait_all();
+        s.finish();
+        EXPECT_LT(partitioned_rel_diff(y, half), 1e-12);
+        PartitionedSpmv again(r, A, {x.data(), x.size()}, {y.data(), y.size()}, o);
+        for (int it = 0; it < 10; ++it) again.submit(-0.25, 0.5);
+        again.finish();
+        EXPECT_LT(partitioned_rel_diff(y, expect), 1e-12);
+      }
+    }
   }
 }
 
