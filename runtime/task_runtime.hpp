@@ -202,7 +202,8 @@ class TaskRuntime {
   // calling thread's stream for that device, which is then awaited; the data are released, and tasks
   // submitted on them later see what it wrote. Its exceptions reach the caller. Returns false, doing
   // nothing, where the runtime cannot (no CUDA worker there, a kernel without a CUDA function, a
-  // Where::Cpu task, a Scratch access): submit() it then. InvalidArgument for a handle given twice
+  // Where::Cpu task): submit() it then. A Scratch buffer is acquired for writing on the GPU (the
+  // per-worker buffers tasks use are others). InvalidArgument for a handle given twice
   // other than for reading both times. The data are acquired one by one: a task another thread
   // submits between two acquisitions, writing both data, deadlocks with the call (as two acquisitions
   // would): submit a handle's tasks from one thread. Not a task in traces: a user event
