@@ -3,7 +3,9 @@
 // picks ("auto"). One JSON line per matrix and kernel: median time (CUDA events), GB/s (12 B per
 // nonzero + 20 B per row), ratio to cuSPARSE, share of a 3 TB/s device and the error against the
 // serial product.
-//   bench_spmv_kernels [--runs N] [--tiles E:R,E:R,...] SPEC|FILE.mtx ...
+// --order degree also times each square matrix with its vertices relabelled by decreasing degree
+// (B = P A P^T): how much locality of the x gathers a reordering could give the kernels.
+//   bench_spmv_kernels [--runs N] [--tiles E:R,E:R,...] [--order given|degree] SPEC|FILE.mtx ...
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -16,6 +18,7 @@
 #include "cli/vector_compare.hpp"
 #include "kernels/spmv/spmv_tiled.hpp"
 #include "reference/sparse_reference.hpp"
+#include "sparse/convert.hpp"
 #include "sparse/generator_spec.hpp"
 #include "sparse/matrix_market.hpp"
 #include "spmv/cusparse_anchor.hpp"
@@ -50,6 +53,33 @@ std::vector<kernels::TilePlanOptions> parse_tiles(const std::string& list) {
   return out;
 }
 
+// The vertices in order of decreasing degree (entries of the row and of the column).
+std::vector<index_t> degree_order(const Csr& A) {
+  std::vector<long long> degree(static_cast<std::size_t>(A.rows), 0);
+  for (index_t i = 0; i < A.rows; ++i) {
+    degree[static_cast<std::size_t>(i)] += A.rowptr[i + 1] - A.rowptr[i];
+    for (auto k = A.rowptr[i]; k < A.rowptr[i + 1]; ++k) ++degree[static_cast<std::size_t>(A.colind[k])];
+  }
+  std::vector<index_t> perm(static_cast<std::size_t>(A.rows));
+  for (index_t i = 0; i < A.rows; ++i) perm[static_cast<std::size_t>(i)] = i;
+  std::stable_sort(perm.begin(), perm.end(), [&](index_t a, index_t b) {
+    return degree[static_cast<std::size_t>(a)] > degree[static_cast<std::size_t>(b)];
+  });
+  return perm;
+}
+
+// P as a matrix, one entry a row: its product is the gather x[perm[i]] a reordered product pays on
+// the way in (and, scattered, on the way out).
+Csr permutation_matrix(const std::vector<index_t>& perm) {
+  Csr P;
+  P.rows = P.cols = static_cast<index_t>(perm.size());
+  P.rowptr.resize(perm.size() + 1);
+  for (std::size_t i = 0; i <= perm.size(); ++i) P.rowptr[i] = static_cast<decltype(P.rowptr)::value_type>(i);
+  P.colind.assign(perm.begin(), perm.end());
+  P.values.assign(perm.size(), 1.0);
+  return P;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) try {
@@ -58,13 +88,29 @@ int main(int argc, char** argv) try {
       .option("tiles", "E:R[:T[:S[:M]]],...",
               "tiled plans to time: entries:rows[:block threads[:solo entries[:reduce a|g|b]]]",
               "1024:256,2048:512,4096:1024")
+      .option("order", "given|degree", "degree: also each square matrix relabelled by decreasing degree", "given")
       .positional("matrices", "generator specs or .mtx files, comma-separated", true);
   if (!p.parse(argc - 1, argv + 1)) return 0;
   const int runs = static_cast<int>(p.get_int("runs"));
   const auto tiles = parse_tiles(p.get("tiles"));
+  if (p.get("order") != "given" && p.get("order") != "degree")
+    throw cli::UsageError("bench_spmv_kernels: --order is given or degree, not '" + p.get("order") + "'");
+  enum class Form { Given, Degree, Permutation };  // the matrix, P A P^T, P
+  std::vector<std::pair<std::string, Form>> inputs;
   for (const std::string& spec : cli::split_list(p.get("matrices"), ',')) {
+    inputs.emplace_back(spec, Form::Given);
+    if (p.get("order") == "degree") {
+      inputs.emplace_back(spec, Form::Degree);
+      inputs.emplace_back(spec, Form::Permutation);
+    }
+  }
+  for (const auto& [spec, form] : inputs) {
     const bool file = spec.find(".mtx") != std::string::npos;
-    const Csr A = file ? load_matrix(spec) : generate(spec);
+    Csr A = file ? load_matrix(spec) : generate(spec);
+    if (form != Form::Given && A.rows != A.cols) continue;
+    if (form == Form::Degree) A = symmetric_permute(A, degree_order(A));
+    if (form == Form::Permutation) A = permutation_matrix(degree_order(A));
+    const std::string label = spec + (form == Form::Degree ? "@degree" : form == Form::Permutation ? "@perm" : "");
     std::vector<double> x(A.cols), ref(A.rows);
     for (index_t j = 0; j < A.cols; ++j) x[j] = std::sin(0.001 * j) + 0.5;
     ref::spmv(A, x.data(), ref.data());
@@ -87,7 +133,7 @@ int main(int argc, char** argv) try {
     for (const Variant& v : variants) {
       const DirectSpmvTiming t = time_direct_spmv(A, x, runs, v.impl, v.tiles);
       cli::Json j;
-      j.set("matrix", spec).set("rows", static_cast<long long>(A.rows)).set("nnz", static_cast<long long>(A.nnz()))
+      j.set("matrix", label).set("rows", static_cast<long long>(A.rows)).set("nnz", static_cast<long long>(A.nnz()))
           .set("mean_row", prof.mean).set("max_row", static_cast<long long>(prof.max)).set("row_cv", prof.cv)
           .set("chosen_path", kernels::to_string(kernels::choose_spmv_path(prof))).set("kernel", v.name)
           .set("available", t.available);
