@@ -21,6 +21,7 @@ krylov::PcgOptions pcg_options(const ArgParser& p, const rt::Runtime& r) {
   o.where = parse_device_or_auto(p.get("device"), "hetsparse pcg", r.cuda_workers());
   o.spmv_cuda = parse_spmv_cuda_impl(p.get("cuda-kernel"), "hetsparse pcg");
   o.time_phases = !p.has("no-phase-times");
+  o.inline_launches = !p.has("iteration-tasks");
   try {
     o.preconditioner.kind = krylov::parse_preconditioner(p.get("preconditioner"));
   } catch (const InvalidArgument& e) {
@@ -47,7 +48,9 @@ int cmd_pcg(int argc, char** argv) {
       .option("variant", "NAME|auto", "SpTRSV scheme of the IC(0) solves on a CUDA worker", "auto")
       .option("cuda-kernel", "own|cusparse", "SpMV implementation on a CUDA worker", "own")
       .option("seed", "S", "seed of the random right-hand side", "1")
-      .flag("no-phase-times", "wait only for the scalars (faster; no SpMV / SpTRSV / vector split)");
+      .flag("no-phase-times", "wait only for the scalars (faster; no SpMV / SpTRSV / vector split)")
+      .flag("iteration-tasks", "on the GPU, every operation of an iteration a task (by default they are launched "
+            "on the calling thread's stream)");
   if (!p.parse(argc, argv)) return 0;
   const bool json = p.has("json");
   MatrixInput in = load_matrix_input(p);
@@ -74,6 +77,7 @@ int cmd_pcg(int argc, char** argv) {
     Json j;
     j.set("matrix", in.name).set("rows", static_cast<long long>(A.rows)).set("nnz", static_cast<long long>(A.nnz()))
         .set("preconditioner", precond).set("device", rt::to_string(opts.where))
+        .set("inline_launches", opts.inline_launches && opts.where == rt::Where::Cuda)
         .set("scheduler", runtime.options().scheduler).set("cpu_workers", runtime.cpu_workers())
         .set("cuda_workers", runtime.cuda_workers()).set("setup_s", setup_s)
         .set("converged", rep.converged).set("breakdown", rep.breakdown).set("iterations", rep.iterations)

@@ -48,7 +48,8 @@ int main(int argc, char** argv) {
   p.option("preconditioner", "none|jacobi|ic0|cholesky", "M", "ic0")
       .option("iterations", "N", "PCG iterations to time (rtol 0: exactly N)", "100")
       .option("device", "auto|any|cpu|gpu", "where every task runs", "auto")
-      .option("variant", "NAME|auto", "SpTRSV scheme of the IC(0) solves on a CUDA worker", "auto");
+      .option("variant", "NAME|auto", "SpTRSV scheme of the IC(0) solves on a CUDA worker", "auto")
+      .flag("iteration-tasks", "every operation of an iteration a task, none launched inline");
   try {
     if (!p.parse(argc - 1, argv + 1)) return 0;
     const cli::MatrixInput in = cli::load_matrix_input(p);
@@ -62,10 +63,12 @@ int main(int argc, char** argv) {
     o.preconditioner.kind = krylov::parse_preconditioner(p.get("preconditioner"));
     o.preconditioner.sptrsv.perfmodel_dir = runtime.options().perfmodel_dir;
     o.preconditioner.sptrsv.variant = p.get("variant");
+    o.inline_launches = !p.has("iteration-tasks");
     cli::Json j;
     j.set("matrix", in.name).set("rows", static_cast<long long>(A.rows)).set("nnz", static_cast<long long>(A.nnz()))
         .set("preconditioner", p.get("preconditioner")).set("device", rt::to_string(o.where))
-        .set("cpu_workers", runtime.cpu_workers()).set("cuda_workers", runtime.cuda_workers());
+        .set("cpu_workers", runtime.cpu_workers()).set("cuda_workers", runtime.cuda_workers())
+        .set("inline_launches", o.inline_launches && o.where == rt::Where::Cuda);
     std::vector<std::string> schemes;
     Csr L;
     krylov::PcgReport fast, split;

@@ -50,6 +50,7 @@ PcgSolver::PcgSolver(rt::TaskRuntime& rt, const Csr& A, const PcgOptions& option
   PreconditionerOptions po = options_.preconditioner;
   po.where = po.ic0.where = options_.where;
   po.sptrsv.device = solve_device(options_.where);
+  po.launch_inline = options_.inline_launches && options_.where == rt::Where::Cuda;
   precond_ = make_preconditioner(rt_, A, po);
   v_ = std::make_unique<Vectors>(rt_, static_cast<std::size_t>(n_));
   rt_.wait_all();
@@ -68,6 +69,7 @@ const PcgReport& PcgSolver::solve(const double* b, double* x) {
     rt::TaskOptions o;
     o.name = name;
     o.where = options_.where;
+    o.launch_inline = options_.inline_launches && options_.where == rt::Where::Cuda;
     return o;
   };
   auto read = [this](RegisteredVector& s) {

@@ -1,5 +1,6 @@
 // Preconditioned conjugate gradients on the task runtime: A registered once, the iteration's vectors
-// registered once per solver, every operation a task (SpMV: the spmv codelet; preconditioner:
+// registered once per solver, every operation a task or, on one GPU, a launch on the calling thread's
+// stream (PcgOptions::inline_launches) (SpMV: the spmv codelet; preconditioner:
 // preconditioner.hpp; dot/nrm2/axpy/xpby: codelets/vector, codelets/krylov). Only the three scalar
 // reductions of an iteration (p.q, ||r||, r.z) come back to the host, which needs them for the
 // next tasks' arguments and the stopping test.
@@ -32,6 +33,10 @@ struct PcgOptions {
   // Wait after the SpMV, the preconditioner and the vector updates too, so that each phase's time is
   // its own (PcgReport's split); off, an iteration waits only for its three scalars.
   bool time_phases = true;
+  // With where == Cuda, the iteration's operations are launched on the calling thread's stream
+  // (TaskRuntime::launch_inline) and the IC(0) solves run in it (TriangularSolver::solve), rather
+  // than each being a task: an iteration then costs its kernels and its three scalar reads.
+  bool inline_launches = true;
   // .where, .ic0.where and .sptrsv.device are set from `where` by the solver.
   PreconditionerOptions preconditioner;
 };

@@ -11,23 +11,31 @@
 namespace hetsparse::krylov {
 namespace {
 
+rt::TaskOptions task_options(const char* name, const PreconditionerOptions& o) {
+  rt::TaskOptions t;
+  t.name = name;
+  t.where = o.where;
+  t.launch_inline = o.launch_inline;
+  return t;
+}
+
 class Identity final : public Preconditioner {
  public:
-  explicit Identity(rt::TaskRuntime& rt) : rt_(rt) {}
+  Identity(rt::TaskRuntime& rt, const PreconditionerOptions& o) : rt_(rt), task_(task_options("precond_copy", o)) {}
   void submit(RegisteredVector& r, RegisteredVector& z) override {
-    rt::TaskOptions o;
-    o.name = "precond_copy";
-    codelets::insert_xpby(rt_, o, static_cast<int>(r.size()), r.id(), 0.0, z.id());  // z = r
+    codelets::insert_xpby(rt_, task_, static_cast<int>(r.size()), r.id(), 0.0, z.id());  // z = r
   }
   PreconditionerKind kind() const override { return PreconditionerKind::None; }
 
  private:
   rt::TaskRuntime& rt_;
+  rt::TaskOptions task_;
 };
 
 class Jacobi final : public Preconditioner {
  public:
-  Jacobi(rt::TaskRuntime& rt, const Csr& A, rt::Where where) : rt_(rt), where_(where), inv_diag_(rt, A.rows) {
+  Jacobi(rt::TaskRuntime& rt, const Csr& A, const PreconditionerOptions& o)
+      : rt_(rt), task_(task_options("jacobi", o)), inv_diag_(rt, A.rows) {
     rt::HostAccess w(rt_, inv_diag_.id(), rt::Access::Write);
     double* d = inv_diag_.host();
     for (index_t i = 0; i < A.rows; ++i) {
@@ -39,23 +47,20 @@ class Jacobi final : public Preconditioner {
     }
   }
   void submit(RegisteredVector& r, RegisteredVector& z) override {
-    rt::TaskOptions o;
-    o.name = "jacobi";
-    o.where = where_;
-    codelets::insert_diag_scale(rt_, o, static_cast<int>(r.size()), inv_diag_.id(), r.id(), z.id());
+    codelets::insert_diag_scale(rt_, task_, static_cast<int>(r.size()), inv_diag_.id(), r.id(), z.id());
   }
   PreconditionerKind kind() const override { return PreconditionerKind::Jacobi; }
 
  private:
   rt::TaskRuntime& rt_;
-  rt::Where where_;
+  rt::TaskOptions task_;
   RegisteredVector inv_diag_;
 };
 
 class Ic0 final : public Preconditioner {
  public:
   Ic0(rt::TaskRuntime& rt, const Csr& A, const PreconditionerOptions& o)
-      : L_(ic0_factor(rt, A, o.ic0)), lower_(rt), upper_(rt), y_(rt, A.rows) {
+      : L_(ic0_factor(rt, A, o.ic0)), lower_(rt), upper_(rt), y_(rt, A.rows), in_thread_(o.launch_inline) {
     lower_.analyze(L_, Triangle::Lower, false, o.sptrsv);
     upper_.analyze(transpose(L_), Triangle::Upper, false, o.sptrsv);
     // One solve each now: schemes prepared on first use (cuSPARSE, AG, powered) belong to the
@@ -65,6 +70,11 @@ class Ic0 final : public Preconditioner {
     rt.wait_all();
   }
   void submit(RegisteredVector& r, RegisteredVector& z) override {
+    if (in_thread_ && lower_.inline_solves() && upper_.inline_solves()) {
+      lower_.solve(r.id(), y_.id());  // done on return: the iteration reads r.z next anyway
+      upper_.solve(y_.id(), z.id());
+      return;
+    }
     lower_.submit(r.id(), y_.id());  // y = L^-1 r
     upper_.submit(y_.id(), z.id());  // z = L^-T y
   }
@@ -76,6 +86,7 @@ class Ic0 final : public Preconditioner {
   Csr L_;
   sptrsv::TriangularSolver lower_, upper_;
   RegisteredVector y_;
+  bool in_thread_;  // PreconditionerOptions::launch_inline
 };
 
 class CompleteCholesky final : public Preconditioner {
@@ -124,8 +135,8 @@ std::unique_ptr<Preconditioner> make_preconditioner(rt::TaskRuntime& rt, const C
                                                     const PreconditionerOptions& options) {
   std::unique_ptr<Preconditioner> p;
   switch (options.kind) {
-    case PreconditionerKind::None: p = std::make_unique<Identity>(rt); break;
-    case PreconditionerKind::Jacobi: p = std::make_unique<Jacobi>(rt, A, options.where); break;
+    case PreconditionerKind::None: p = std::make_unique<Identity>(rt, options); break;
+    case PreconditionerKind::Jacobi: p = std::make_unique<Jacobi>(rt, A, options); break;
     case PreconditionerKind::Ic0: p = std::make_unique<Ic0>(rt, A, options); break;
     case PreconditionerKind::Cholesky: p = std::make_unique<CompleteCholesky>(rt, A, options); break;
   }

@@ -212,10 +212,11 @@ class TaskRuntime {
   // run_inline without the wait: the kernel is queued on the calling thread's stream and the call
   // returns, its data still acquired on the GPU. Further launches on that GPU reuse what is held, so a
   // chain of them costs its kernels, not a round trip each. The held data are released (after the
-  // stream is awaited) by close_inline(), which wait_all(), acquire_on_host(), valid_on_host(),
-  // unregister(), discard(), run_inline() and shutdown call first, and by the next launch when a
-  // task was submitted since the last (a task may need what is held, or write what a launch would
-  // read). A task submitted on held data waits until then. Errors on the GPU surface at the close.
+  // stream is awaited) by close_inline(), which wait_all(), run_inline() and shutdown call first, and
+  // by the next launch when a task was submitted since the batch opened (a task may need what is
+  // held, or write what a launch would read). acquire_on_host(), valid_on_host(), unregister() and
+  // discard() give back only their handle, if held, unless a task was submitted since: then all of
+  // it. A task submitted on held data waits until then. Errors on the GPU surface at the close.
   // submit() calls it for a TaskSpec::launch_inline task, and makes a task where it returns false.
   virtual bool launch_inline(const TaskSpec&) { return false; }
   virtual void close_inline() {}

@@ -92,6 +92,9 @@ class Runtime final : public TaskRuntime {
   struct Impl;
   // Queues spec's CUDA function on the calling thread's stream, its data acquired or already held.
   bool queue_inline(const TaskSpec& spec, const char* who);
+  // Gives one handle back from the inline batch (after awaiting its stream), the rest still held;
+  // the whole batch when a task was submitted since it opened.
+  void close_inline_for(HandleId id);
   std::unique_ptr<Impl> impl_;
   ResolvedOptions resolved_;
   std::vector<WorkerInfo> workers_;

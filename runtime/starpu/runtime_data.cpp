@@ -121,21 +121,21 @@ HandleId Runtime::register_temporary(std::size_t n, std::size_t elem_size) {
 }
 
 void Runtime::unregister(HandleId id) {
-  close_inline();
+  close_inline_for(id);
   const Impl::Entry e = impl_->take(id);
   starpu_data_unregister(e.handle);  // waits for the tasks and brings the data home
   if (e.pinned) starpu_memory_unpin(e.pinned, e.pinned_bytes);
 }
 
 void Runtime::discard(HandleId id) {
-  close_inline();
+  close_inline_for(id);
   const Impl::Entry e = impl_->take(id);
   starpu_data_unregister_no_coherency(e.handle);  // waits for the tasks, copies nothing
   if (e.pinned) starpu_memory_unpin(e.pinned, e.pinned_bytes);
 }
 
 bool Runtime::valid_on_host(HandleId id) {
-  close_inline();
+  close_inline_for(id);
   starpu_data_handle_t h;
   {
     std::lock_guard<std::mutex> lock(impl_->mutex);
@@ -149,7 +149,7 @@ bool Runtime::valid_on_host(HandleId id) {
 void Runtime::acquire_on_host(HandleId id, Access mode) {
   if (mode == Access::Scratch || mode == Access::Commute)
     throw InvalidArgument("acquire_on_host: the access must be Read, Write or ReadWrite");
-  close_inline();
+  close_inline_for(id);
   starpu_data_handle_t h;
   {
     std::lock_guard<std::mutex> lock(impl_->mutex);

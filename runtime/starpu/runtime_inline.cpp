@@ -5,6 +5,7 @@
 // keeping it acquired across a chain of launches costs nothing.
 #include <starpu.h>
 
+#include <algorithm>
 #include <exception>
 #include <string>
 #include <vector>
@@ -79,6 +80,31 @@ void Runtime::close_inline() {
   if (!impl_->batch_open.load(std::memory_order_acquire)) return;
   std::lock_guard<std::mutex> serial(impl_->inline_mutex);
   impl_->close_batch();
+}
+
+void Runtime::close_inline_for(HandleId id) {
+  if (!impl_->batch_open.load(std::memory_order_acquire)) return;
+  starpu_data_handle_t h;
+  {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    h = impl_->entry(id).handle;
+  }
+  std::lock_guard<std::mutex> serial(impl_->inline_mutex);
+  Impl::InlineBatch& b = impl_->batch;
+  // A task submitted since the batch opened may wait for any of what it holds.
+  if (b.device >= 0 && b.submits != impl_->tasks_submitted.load()) return impl_->close_batch();
+  const auto it = std::find_if(b.held.begin(), b.held.end(), [h](const auto& e) { return e.first == h; });
+  if (it == b.held.end()) return;  // no launch of the batch touches it
+  try {
+    cuda::InlineCuda scope(b.device);
+    scope.wait("inline launches up to task '" + b.last + "'");
+  } catch (...) {
+    impl_->close_batch();  // the error is the stream's: nothing of the batch is worth keeping
+    throw;
+  }
+  starpu_data_release_on_node(h, static_cast<int>(b.node));
+  b.held.erase(it);
+  if (b.held.empty()) impl_->close_batch();
 }
 
 bool Runtime::queue_inline(const TaskSpec& spec, const char* who) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # PCG benchmark inside a bundle on the GPU machine: bench_pcg on the 3D 100^3 Laplacian (IC(0), Jacobi,
 # none; one CUDA worker, every task on the GPU), each iteration against one SpMV + two SpTRSV kernel
-# times, then `hetsparse pcg --json` to convergence. JSON lines in OUTDIR/pcg_bench.jsonl.
+# times, then `hetsparse pcg --json` to convergence; each launched inline (the default) and as tasks
+# (--iteration-tasks). JSON lines in OUTDIR/pcg_bench.jsonl.
 #   pcg.sh OUTDIR [PERFMODEL_DIR]
 set -u
 OUTDIR=$1
@@ -13,7 +14,11 @@ out="$OUTDIR/pcg_bench.jsonl"
 : > "$out"
 run() { echo "== $*" >&2; timeout 200 "$@" >> "$out" || echo "== exit $? for $*" >&2; }
 for M in ic0 jacobi none; do
-  run "$B" --generate lap3d:100 --preconditioner "$M" --iterations 100 --ncpu 1 --ncuda 1 --perfmodel-dir "$PM"
+  for how in "" --iteration-tasks; do
+    run "$B" --generate lap3d:100 --preconditioner "$M" --iterations 100 --ncpu 1 --ncuda 1 --perfmodel-dir "$PM" $how
+  done
 done
-run "$HERE/bin/hetsparse" pcg --generate lap3d:100 --ncpu 1 --ncuda 1 --no-phase-times --json --perfmodel-dir "$PM"
+for how in "" --iteration-tasks; do
+  run "$HERE/bin/hetsparse" pcg --generate lap3d:100 --ncpu 1 --ncuda 1 --no-phase-times --json --perfmodel-dir "$PM" $how
+done
 cat "$out"

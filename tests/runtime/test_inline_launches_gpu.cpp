@@ -62,6 +62,11 @@ TEST_F(InlineLaunches, ChainsAndCpuTasksKeepProgramOrder) {
     }
     codelets::insert_axpy(r, on(rt::Where::Cpu, false), kN, 1.0, hy.id(), hz.id());  // waits for the launches
     axpy(ez, 1.0, ey);
+    {
+      // z is not held, but the task that writes it waits for y, which is: the batch must go.
+      rt::HostAccess read(r, hz.id(), rt::Access::Read);
+      expect_near(z, ez, "z read between the launches");
+    }
     codelets::insert_axpy(r, on(rt::Where::Cpu, false), kN, -0.5, hz.id(), hx.id());  // x, held for reading
     axpy(ex, -0.5, ez);
     for (int k = 1; k <= 5; ++k) {
