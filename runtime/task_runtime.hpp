@@ -220,6 +220,11 @@ class TaskRuntime {
   // submit() calls it for a TaskSpec::launch_inline task, and makes a task where it returns false.
   virtual bool launch_inline(const TaskSpec&) { return false; }
   virtual void close_inline() {}
+  // Copies the first `bytes` of a vector handle that inline launches hold on a GPU into host memory,
+  // once those launches are done, and leaves it held: the scalar an iterative solver reads between
+  // two launches, without giving the handle back. Returns false, copying nothing, where the handle is
+  // not held or a task was submitted since the batch opened (acquire_on_host it then).
+  virtual bool read_inline(HandleId, void* /*dst*/, std::size_t /*bytes*/) { return false; }
 };
 
 // A handle's host memory held for a scope (see TaskRuntime::acquire_on_host).

@@ -54,6 +54,9 @@ class InlineCuda {
   cudaStream_t stream() const;
   void wait(const std::string& what) const;  // for the stream; CudaError "WHAT failed on the GPU: ..."
   void wait_quietly() const noexcept;        // the same, errors ignored (on an exception's way out)
+  // Copies `bytes` of device memory to host memory after the work queued on the stream; CudaError
+  // "WHAT failed on the GPU: ..." on an error.
+  void copy_to_host(void* dst, const void* device_src, std::size_t bytes, const std::string& what) const;
 
  private:
   int previous_device_ = -1;

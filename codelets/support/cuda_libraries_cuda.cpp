@@ -201,6 +201,12 @@ void InlineCuda::wait(const std::string& what) const {
 
 void InlineCuda::wait_quietly() const noexcept { cudaStreamSynchronize(stream()); }
 
+void InlineCuda::copy_to_host(void* dst, const void* device_src, std::size_t bytes, const std::string& what) const {
+  cudaError_t e = cudaMemcpyAsync(dst, device_src, bytes, cudaMemcpyDeviceToHost, stream());
+  if (e == cudaSuccess) e = cudaStreamSynchronize(stream());
+  if (e != cudaSuccess) throw CudaError(what + " failed on the GPU: " + cudaGetErrorString(e));
+}
+
 }  // namespace hetsparse::rt::cuda
 
 namespace hetsparse::rt::cuda {

@@ -22,6 +22,7 @@ InlineCuda::~InlineCuda() = default;
 cudaStream_t InlineCuda::stream() const { no_cuda(); }
 void InlineCuda::wait(const std::string&) const { no_cuda(); }
 void InlineCuda::wait_quietly() const noexcept {}
+void InlineCuda::copy_to_host(void*, const void*, std::size_t, const std::string&) const { no_cuda(); }
 
 }  // namespace hetsparse::rt::cuda
 

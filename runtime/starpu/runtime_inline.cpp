@@ -107,6 +107,41 @@ void Runtime::close_inline_for(HandleId id) {
   if (b.held.empty()) impl_->close_batch();
 }
 
+bool Runtime::read_inline(HandleId id, void* dst, std::size_t bytes) {
+  if (!impl_->batch_open.load(std::memory_order_acquire)) return false;
+  starpu_data_handle_t h;
+  {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    h = impl_->entry(id).handle;
+  }
+  std::lock_guard<std::mutex> serial(impl_->inline_mutex);
+  Impl::InlineBatch& b = impl_->batch;
+  if (b.device < 0) return false;
+  if (b.submits != impl_->tasks_submitted.load()) {  // the task may write it, and it comes first
+    impl_->close_batch();
+    return false;
+  }
+  if (std::none_of(b.held.begin(), b.held.end(), [h](const auto& e) { return e.first == h; })) return false;
+  if (starpu_data_get_interface_id(h) != STARPU_VECTOR_INTERFACE_ID)
+    throw InvalidArgument("read_inline: handle " + std::to_string(id) + " is not a vector");
+  const auto* v = static_cast<const starpu_vector_interface*>(starpu_data_get_interface_on_node(h, b.node));
+  if (bytes > std::size_t(STARPU_VECTOR_GET_NX(v)) * STARPU_VECTOR_GET_ELEMSIZE(v))
+    throw InvalidArgument("read_inline: " + std::to_string(bytes) + " bytes asked of handle " + std::to_string(id) +
+                          ", which has fewer");
+  try {
+    cuda::InlineCuda scope(b.device);
+    scope.copy_to_host(dst, reinterpret_cast<const void*>(STARPU_VECTOR_GET_PTR(v)), bytes,
+                       "inline launches up to task '" + b.last + "'");
+  } catch (...) {
+    try {
+      impl_->close_batch();
+    } catch (...) {  // the copy's error is the one to report
+    }
+    throw;
+  }
+  return true;
+}
+
 bool Runtime::queue_inline(const TaskSpec& spec, const char* who) {
   if (!spec.kernel) throw InvalidArgument(std::string(who) + ": task '" + spec.name + "' has no kernel");
   if (spec.where == Where::Cpu) return false;

@@ -1,12 +1,14 @@
 // Kernels launched on the calling thread's stream with their data held on the GPU between launches
 // (TaskRuntime::launch_inline, TaskSpec::launch_inline): chains of them mixed with CPU tasks keep
 // program order both ways, a handle held for reading is given back before a launch writes it, and
-// every way of looking at the data (wait_all, acquire_on_host, run_inline, unregister) sees the launches.
+// every way of looking at the data (wait_all, acquire_on_host, run_inline, unregister, read_inline)
+// sees the launches.
 #include <gtest/gtest.h>
 
 #include <vector>
 
 #include "codelets/vector/vector_codelet.hpp"
+#include "hetsparse/error.hpp"
 #include "runtime/starpu/runtime.hpp"
 #include "sparse/random.hpp"
 #include "tests/support/codelet_checks.hpp"
@@ -129,6 +131,43 @@ TEST_F(InlineLaunches, HostAccessAndRunInlineSeeThem) {
   axpy(ey, 0.75, x);
   hy.reset();
   expect_near(y, ey, "y after unregister");
+}
+
+// A scalar written by a launch is read without giving it back; a handle not held, or a task
+// submitted since, sends the reader to acquire_on_host.
+TEST_F(InlineLaunches, ReadInlineLeavesTheHandleHeld) {
+  rt::Runtime r(test_runtime_options("dmdas", 1, 1));
+  std::vector<double> x = random_values(8), y = random_values(9), s(1, -1.0), t(1, -1.0);
+  std::vector<double> ey = y;
+  rt::DataHandle hx = rt::make_vector_handle(r, x), hy = rt::make_vector_handle(r, y),
+                 hs = rt::make_vector_handle(r, s), ht = rt::make_vector_handle(r, t);
+  const auto dot = [](const std::vector<double>& a, const std::vector<double>& b) {
+    double d = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) d += a[i] * b[i];
+    return d;
+  };
+  double got = 0;
+  EXPECT_FALSE(r.read_inline(hs.id(), &got, sizeof got));  // nothing launched yet
+  codelets::insert_dot(r, on(rt::Where::Cuda, true), kN, hx.id(), hy.id(), hs.id());
+  ASSERT_TRUE(r.read_inline(hs.id(), &got, sizeof got));
+  EXPECT_NEAR(got, dot(x, ey), 1e-12 * kN);
+  codelets::insert_axpy(r, on(rt::Where::Cuda, true), kN, 0.5, hx.id(), hy.id());
+  axpy(ey, 0.5, x);
+  codelets::insert_dot(r, on(rt::Where::Cuda, true), kN, hx.id(), hy.id(), hs.id());
+  ASSERT_TRUE(r.read_inline(hs.id(), &got, sizeof got));  // still held: the second dot's value
+  EXPECT_NEAR(got, dot(x, ey), 1e-12 * kN);
+  EXPECT_FALSE(r.read_inline(ht.id(), &got, sizeof got));  // not held
+  EXPECT_THROW(r.read_inline(hs.id(), &got, 2 * sizeof got), InvalidArgument);  // past its one entry
+  codelets::insert_dot(r, on(rt::Where::Cuda, true), kN, hx.id(), hx.id(), hs.id());
+  codelets::insert_axpy(r, on(rt::Where::Cpu, false), kN, 1.0, hx.id(), hy.id());  // a task: the batch goes
+  axpy(ey, 1.0, x);
+  EXPECT_FALSE(r.read_inline(hs.id(), &got, sizeof got));
+  {
+    rt::HostAccess read(r, hs.id(), rt::Access::Read);
+    EXPECT_NEAR(s[0], dot(x, x), 1e-12 * kN);
+  }
+  hy.reset();
+  expect_near(y, ey, "y");
 }
 
 }  // namespace
