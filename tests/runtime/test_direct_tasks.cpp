@@ -20,6 +20,13 @@ rt::WorkerInfo worker(int id, rt::WorkerInfo::Kind kind, int device = -1) {
   return w;
 }
 
+// 1000 entries start + step i.
+std::vector<double> ramp(double step, double start) {
+  std::vector<double> v(1000);
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = step * double(i) + start;
+  return v;
+}
+
 rt::TaskSpec task(const rt::Kernel& k, rt::Where where, int cuda_device = -1) {
   rt::TaskSpec t;
   t.kernel = &k;
@@ -61,8 +68,7 @@ TEST(DirectTasks, SoleWorkerIsTheOnlyOneThatMayRunTheTask) {
 // the serial result, and wait_all returns only after the last.
 TEST(DirectTasks, AChainOnTheSoleWorkerRunsInOrder) {
   rt::Runtime r(test_runtime_options("dmdas", 1, 0));
-  std::vector<double> x(1000), y(1000, 0.5);
-  for (std::size_t i = 0; i < x.size(); ++i) x[i] = 0.001 * double(i) - 0.3;
+  std::vector<double> x = ramp(0.001, -0.3), y(1000, 0.5);
   std::vector<double> expected = y;
   rt::DataHandle hx = rt::make_vector_handle(r, x), hy = rt::make_vector_handle(r, y);
   rt::TaskOptions o;
@@ -82,8 +88,7 @@ TEST(DirectTasks, AChainOnTheSoleWorkerRunsInOrder) {
 // for it is a task like any other.
 TEST(DirectTasks, InlineLaunchesWithoutAGpuAreTasks) {
   rt::Runtime r(test_runtime_options("dmdas", 1, 0));
-  std::vector<double> x(1000), y(1000, 0.25);
-  for (std::size_t i = 0; i < x.size(); ++i) x[i] = 0.002 * double(i) - 0.7;
+  std::vector<double> x = ramp(0.002, -0.7), y(1000, 0.25);
   std::vector<double> expected = y;
   rt::DataHandle hx = rt::make_vector_handle(r, x), hy = rt::make_vector_handle(r, y);
   rt::TaskOptions o;

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <utility>
+#include <vector>
 
 #include "hetsparse/error.hpp"
 #include "tests/support/codelet_checks.hpp"
@@ -16,6 +18,15 @@ namespace hetsparse::test {
 namespace {
 
 using planners::PartitionFormat;
+
+// x and a first y of A's product, entries uniform in [-1, 1].
+std::pair<std::vector<double>, std::vector<double>> random_x_y(const Csr& A, std::uint64_t seed) {
+  Rng rng(seed);
+  std::vector<double> x(A.cols), y(A.rows);
+  for (double& v : x) v = uniform(rng, -1, 1);
+  for (double& v : y) v = uniform(rng, -1, 1);
+  return {x, y};
+}
 
 class PartitionedSpmvGpu : public ::testing::Test {
  protected:
@@ -86,10 +97,7 @@ TEST_F(PartitionedSpmvGpu, CpuAndGpuPartsTogether) {
 TEST_F(PartitionedSpmvGpu, DeviceResidentVectorsAcrossProducts) {
   rt::Runtime r(test_runtime_options("dmdas", 1, 1));
   const Csr A = partition_matrix(30000, 30000, 9, 777, 40000, 100, 400, 8);
-  Rng rng(31);
-  std::vector<double> x(A.cols), y0(A.rows);
-  for (double& v : x) v = uniform(rng, -1, 1);
-  for (double& v : y0) v = uniform(rng, -1, 1);
+  const auto [x, y0] = random_x_y(A, 31);
   std::vector<double> expect = y0;
   for (int it = 0; it < 20; ++it) ref::spmv(A, x.data(), expect.data(), 0.25, 0.5);
   for (PartitionFormat f : {PartitionFormat::Pcsr, PartitionFormat::Pcsc, PartitionFormat::Pcoo}) {
@@ -112,10 +120,7 @@ TEST_F(PartitionedSpmvGpu, DeviceResidentVectorsAcrossProducts) {
 TEST_F(PartitionedSpmvGpu, ProductsLaunchedInlineOrAsTasks) {
   rt::Runtime r(test_runtime_options("dmdas", 1, 1));
   const Csr A = rmat_graph({12, 8, 0.57, 0.19, 0.19, 0.05, 9});  // long rows: the tiled path's workspace
-  Rng rng(41);
-  std::vector<double> x(A.cols), y0(A.rows);
-  for (double& v : x) v = uniform(rng, -1, 1);
-  for (double& v : y0) v = uniform(rng, -1, 1);
+  auto [x, y0] = random_x_y(A, 41);
   std::vector<double> half = y0;
   for (int it = 0; it < 10; ++it) ref::spmv(A, x.data(), half.data(), 0.125, 0.75);
   std::vector<double> expect = half;
