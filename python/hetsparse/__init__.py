@@ -230,9 +230,10 @@ class PcgResult:
 
 
 class PCG:
-    """Preconditioned CG with every operation a task: M = "none", "jacobi", "ic0" (IC(0) + two
-    SpTRSV solves) or "cholesky" (the complete factor: one step is a direct solve). Stops when
-    ||r|| <= max(rtol ||b||, atol). Set up once; solve() many right-hand sides."""
+    """Preconditioned CG with every operation a task (on one GPU: launched on the calling thread's
+    stream, see inline_launches): M = "none", "jacobi", "ic0" (IC(0) + two SpTRSV solves) or
+    "cholesky" (the complete factor: one step is a direct solve). Stops when ||r|| <= max(rtol ||b||,
+    atol). Set up once; solve() many right-hand sides."""
 
     def __init__(self, A, M="ic0", rtol=1e-8, atol=0.0, maxiter=1000, ic0_shift=0.0, device="auto", variant="auto",
                  time_phases=True, runtime=None):
@@ -249,6 +250,11 @@ class PCG:
 
     setup_s = property(lambda self: self._core.setup_s)
     preconditioner = property(lambda self: self._core.preconditioner)
+
+    @property
+    def inline_launches(self):
+        """Whether an iteration on a GPU is launched on the calling thread's stream, not as tasks."""
+        return self._core.inline_launches
 
     def ic0_factor(self):
         """M = "ic0": the factor L (lower scipy CSR) whose L L^T preconditions; None otherwise."""

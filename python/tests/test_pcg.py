@@ -38,6 +38,9 @@ def test_pcg_matches_scipy_cg(runtime, M):
     assert info.residuals.shape == (info.iterations + 1,) and info.residuals[-1] <= info.tolerance
     assert support.backward_error(A, x, b) < 1e-10
     assert set(info.time_split) >= {"spmv_s", "preconditioner_s", "vector_s"}
+    assert isinstance(solver.inline_launches, bool)
+    if solver.runtime.cuda_workers == 0:  # no GPU: every operation a task on the CPU workers
+        assert not solver.inline_launches
     if M == "cholesky":
         assert info.iterations <= 2
         return
