@@ -62,7 +62,6 @@ void Runtime::Impl::close_batch() {
   if (batch.device < 0) return;
   InlineBatch done = std::move(batch);
   batch = InlineBatch{};
-  batch_open.store(false, std::memory_order_release);
   std::exception_ptr error;
   try {
     cuda::InlineCuda scope(done.device);
@@ -73,6 +72,8 @@ void Runtime::Impl::close_batch() {
   }
   for (auto it = done.held.rbegin(); it != done.held.rend(); ++it)
     starpu_data_release_on_node(it->first, static_cast<int>(done.node));
+  // Only now: another thread's close_inline() that finds the batch open waits on the lock for this one.
+  batch_open.store(false, std::memory_order_release);
   if (error) std::rethrow_exception(error);
 }
 
