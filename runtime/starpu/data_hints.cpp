@@ -26,21 +26,13 @@ void release_host_copy(void* handle) {
 void Runtime::prefetch_to_gpu(HandleId id) {
   const int node = first_gpu_memory_node();
   if (node < 0) return;
-  starpu_data_handle_t h;
-  {
-    std::lock_guard<std::mutex> lock(impl_->mutex);
-    h = impl_->entry(id).handle;
-  }
+  const starpu_data_handle_t h = impl_->handle(id);
   starpu_data_prefetch_on_node(h, static_cast<unsigned>(node), 1);  // a hint: failure changes nothing
 }
 
 void Runtime::write_back_when_done(HandleId id) {
   if (cuda_workers() == 0) return;  // everything is in host memory already
-  starpu_data_handle_t h;
-  {
-    std::lock_guard<std::mutex> lock(impl_->mutex);
-    h = impl_->entry(id).handle;
-  }
+  const starpu_data_handle_t h = impl_->handle(id);
   // Ordered after the tasks submitted so far (sequential consistency), before none of the later
   // readers: they take the handle in R mode too.
   starpu_data_acquire_on_node_cb_sequential_consistency(h, STARPU_MAIN_RAM, STARPU_R, release_host_copy, h, 1);

@@ -20,6 +20,11 @@ Runtime::Impl::Entry& Runtime::Impl::entry(HandleId id) {
   return handles[id];
 }
 
+starpu_data_handle_t Runtime::Impl::handle(HandleId id) {
+  std::lock_guard<std::mutex> lock(mutex);
+  return entry(id).handle;
+}
+
 Runtime::Impl::Entry Runtime::Impl::take(HandleId id) {
   std::lock_guard<std::mutex> lock(mutex);
   const Entry e = entry(id);
@@ -136,11 +141,7 @@ void Runtime::discard(HandleId id) {
 
 bool Runtime::valid_on_host(HandleId id) {
   close_inline_for(id);
-  starpu_data_handle_t h;
-  {
-    std::lock_guard<std::mutex> lock(impl_->mutex);
-    h = impl_->entry(id).handle;
-  }
+  const starpu_data_handle_t h = impl_->handle(id);
   int allocated = 0, valid = 0, requested = 0;
   starpu_data_query_status(h, STARPU_MAIN_RAM, &allocated, &valid, &requested);
   return valid != 0;
@@ -150,11 +151,7 @@ void Runtime::acquire_on_host(HandleId id, Access mode) {
   if (mode == Access::Scratch || mode == Access::Commute)
     throw InvalidArgument("acquire_on_host: the access must be Read, Write or ReadWrite");
   close_inline_for(id);
-  starpu_data_handle_t h;
-  {
-    std::lock_guard<std::mutex> lock(impl_->mutex);
-    h = impl_->entry(id).handle;
-  }
+  const starpu_data_handle_t h = impl_->handle(id);
   check_starpu(starpu_data_acquire(h, to_starpu(mode)), "starpu_data_acquire of handle " + std::to_string(id));
   try {
     rethrow_task_error();  // a failed writer leaves nothing worth reading
@@ -165,11 +162,7 @@ void Runtime::acquire_on_host(HandleId id, Access mode) {
 }
 
 void Runtime::release_on_host(HandleId id) {
-  starpu_data_handle_t h;
-  {
-    std::lock_guard<std::mutex> lock(impl_->mutex);
-    h = impl_->entry(id).handle;
-  }
+  const starpu_data_handle_t h = impl_->handle(id);
   starpu_data_release(h);
 }
 

@@ -36,12 +36,18 @@ struct Runtime::Impl {
     std::uint64_t submits = 0;  // tasks_submitted when the batch opened
     std::string last;           // the last launch's name, for an error found at the close
     std::size_t launches = 0;
+    // The entry of a handle the batch holds, nullptr for one it does not.
+    std::pair<starpu_data_handle_t, starpu_data_access_mode>* find(starpu_data_handle_t h);
+    std::string what() const;  // the launches a failure on the stream belongs to, for its message
   };
   InlineBatch batch;                         // under inline_mutex
   std::atomic<bool> batch_open{false};       // a read without the lock: most closes find nothing held
   std::atomic<std::uint64_t> tasks_submitted{0};
   // Awaits the inline stream, then releases what the batch holds (call with inline_mutex held).
   void close_batch();
+  // Whether a task was submitted since the batch opened: it may need what the batch holds, or write
+  // what a launch would read (call with inline_mutex held).
+  bool batch_outdated() const { return batch.submits != tasks_submitted.load(); }
   std::atomic<long> in_flight{0};  // tasks submitted and not yet ended (task_completion.hpp)
   bool heteroprio = false;  // priorities become heteroprio buckets (set once at start-up)
   // wait_all spins before StarPU's blocking wait only when the workers leave the waiting thread a core:
@@ -52,6 +58,7 @@ struct Runtime::Impl {
 
   const char* intern(const std::string& s) { return names.insert(s).first->c_str(); }
   Entry& entry(HandleId id);
+  starpu_data_handle_t handle(HandleId id);  // entry(id).handle, the mutex taken for the lookup
   Entry take(HandleId id);  // the entry, forgotten (unregister, discard)
   static void pin_range(Entry& e, void* p, std::size_t bytes);
   bool inside_pinned_range(const void* p, std::size_t bytes) const;

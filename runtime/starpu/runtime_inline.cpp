@@ -58,6 +58,15 @@ void check_inline_data(const TaskSpec& spec, const char* who) {
 
 }  // namespace
 
+std::pair<starpu_data_handle_t, starpu_data_access_mode>* Runtime::Impl::InlineBatch::find(starpu_data_handle_t h) {
+  const auto it = std::find_if(held.begin(), held.end(), [h](const auto& e) { return e.first == h; });
+  return it == held.end() ? nullptr : &*it;
+}
+
+std::string Runtime::Impl::InlineBatch::what() const {
+  return launches > 1 ? "inline launches up to task '" + last + "'" : "task '" + last + "' run inline";
+}
+
 void Runtime::Impl::close_batch() {
   if (batch.device < 0) return;
   InlineBatch done = std::move(batch);
@@ -65,8 +74,7 @@ void Runtime::Impl::close_batch() {
   std::exception_ptr error;
   try {
     cuda::InlineCuda scope(done.device);
-    scope.wait(done.launches > 1 ? "inline launches up to task '" + done.last + "'"
-                                 : "task '" + done.last + "' run inline");
+    scope.wait(done.what());
   } catch (...) {
     error = std::current_exception();
   }
@@ -85,44 +93,36 @@ void Runtime::close_inline() {
 
 void Runtime::close_inline_for(HandleId id) {
   if (!impl_->batch_open.load(std::memory_order_acquire)) return;
-  starpu_data_handle_t h;
-  {
-    std::lock_guard<std::mutex> lock(impl_->mutex);
-    h = impl_->entry(id).handle;
-  }
+  const starpu_data_handle_t h = impl_->handle(id);
   std::lock_guard<std::mutex> serial(impl_->inline_mutex);
   Impl::InlineBatch& b = impl_->batch;
   // A task submitted since the batch opened may wait for any of what it holds.
-  if (b.device >= 0 && b.submits != impl_->tasks_submitted.load()) return impl_->close_batch();
-  const auto it = std::find_if(b.held.begin(), b.held.end(), [h](const auto& e) { return e.first == h; });
-  if (it == b.held.end()) return;  // no launch of the batch touches it
+  if (b.device >= 0 && impl_->batch_outdated()) return impl_->close_batch();
+  auto* held = b.find(h);
+  if (held == nullptr) return;  // no launch of the batch touches it
   try {
     cuda::InlineCuda scope(b.device);
-    scope.wait("inline launches up to task '" + b.last + "'");
+    scope.wait(b.what());
   } catch (...) {
     impl_->close_batch();  // the error is the stream's: nothing of the batch is worth keeping
     throw;
   }
   starpu_data_release_on_node(h, static_cast<int>(b.node));
-  b.held.erase(it);
+  b.held.erase(b.held.begin() + (held - b.held.data()));
   if (b.held.empty()) impl_->close_batch();
 }
 
 bool Runtime::read_inline(HandleId id, void* dst, std::size_t bytes) {
   if (!impl_->batch_open.load(std::memory_order_acquire)) return false;
-  starpu_data_handle_t h;
-  {
-    std::lock_guard<std::mutex> lock(impl_->mutex);
-    h = impl_->entry(id).handle;
-  }
+  const starpu_data_handle_t h = impl_->handle(id);
   std::lock_guard<std::mutex> serial(impl_->inline_mutex);
   Impl::InlineBatch& b = impl_->batch;
   if (b.device < 0) return false;
-  if (b.submits != impl_->tasks_submitted.load()) {  // the task may write it, and it comes first
+  if (impl_->batch_outdated()) {  // the task may write it, and it comes first
     impl_->close_batch();
     return false;
   }
-  if (std::none_of(b.held.begin(), b.held.end(), [h](const auto& e) { return e.first == h; })) return false;
+  if (b.find(h) == nullptr) return false;
   if (starpu_data_get_interface_id(h) != STARPU_VECTOR_INTERFACE_ID)
     throw InvalidArgument("read_inline: handle " + std::to_string(id) + " is not a vector");
   const auto* v = static_cast<const starpu_vector_interface*>(starpu_data_get_interface_on_node(h, b.node));
@@ -131,8 +131,7 @@ bool Runtime::read_inline(HandleId id, void* dst, std::size_t bytes) {
                           ", which has fewer");
   try {
     cuda::InlineCuda scope(b.device);
-    scope.copy_to_host(dst, reinterpret_cast<const void*>(STARPU_VECTOR_GET_PTR(v)), bytes,
-                       "inline launches up to task '" + b.last + "'");
+    scope.copy_to_host(dst, reinterpret_cast<const void*>(STARPU_VECTOR_GET_PTR(v)), bytes, b.what());
   } catch (...) {
     try {
       impl_->close_batch();
@@ -171,20 +170,12 @@ bool Runtime::queue_inline(const TaskSpec& spec, const char* who) {
   }
   std::lock_guard<std::mutex> serial(impl_->inline_mutex);
   Impl::InlineBatch& b = impl_->batch;
-  const auto held_mode = [&b](starpu_data_handle_t h, starpu_data_access_mode& mode) {
-    for (const auto& [held, m] : b.held) {
-      if (held != h) continue;
-      mode = m;
-      return true;
-    }
-    return false;
-  };
   // What is held serves this call only on the same GPU, with no task submitted since (the task may
   // write what the call reads, or wait for what is held), and in modes that serve the call's.
-  bool keep = b.device == gpu->device_id && b.submits == impl_->tasks_submitted.load();
+  bool keep = b.device == gpu->device_id && !impl_->batch_outdated();
   for (std::size_t i = 0; i < n && keep; ++i) {
-    starpu_data_access_mode m;
-    if (held_mode(handles[i], m) && !serves(m, modes[i])) keep = false;
+    const auto* held = b.find(handles[i]);
+    if (held != nullptr && !serves(held->second, modes[i])) keep = false;
   }
   if (!keep) impl_->close_batch();
   if (b.device < 0) {
@@ -195,8 +186,7 @@ bool Runtime::queue_inline(const TaskSpec& spec, const char* who) {
   }
   std::vector<void*> buffers(n);
   for (std::size_t i = 0; i < n; ++i) {
-    starpu_data_access_mode m;
-    if (!held_mode(handles[i], m)) {
+    if (b.find(handles[i]) == nullptr) {
       check_starpu(starpu_data_acquire_on_node(handles[i], static_cast<int>(node), modes[i]),
                    "starpu_data_acquire_on_node of handle " + std::to_string(spec.data[i].handle) + " (" + who + ")");
       b.held.emplace_back(handles[i], modes[i]);
