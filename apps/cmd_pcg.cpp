@@ -77,7 +77,7 @@ int cmd_pcg(int argc, char** argv) {
     Json j;
     j.set("matrix", in.name).set("rows", static_cast<long long>(A.rows)).set("nnz", static_cast<long long>(A.nnz()))
         .set("preconditioner", precond).set("device", rt::to_string(opts.where))
-        .set("inline_launches", opts.inline_launches && opts.where == rt::Where::Cuda)
+        .set("inline_launches", krylov::launches_inline(opts))
         .set("scheduler", runtime.options().scheduler).set("cpu_workers", runtime.cpu_workers())
         .set("cuda_workers", runtime.cuda_workers()).set("setup_s", setup_s)
         .set("converged", rep.converged).set("breakdown", rep.breakdown).set("iterations", rep.iterations)

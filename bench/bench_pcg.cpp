@@ -68,7 +68,7 @@ int main(int argc, char** argv) {
     j.set("matrix", in.name).set("rows", static_cast<long long>(A.rows)).set("nnz", static_cast<long long>(A.nnz()))
         .set("preconditioner", p.get("preconditioner")).set("device", rt::to_string(o.where))
         .set("cpu_workers", runtime.cpu_workers()).set("cuda_workers", runtime.cuda_workers())
-        .set("inline_launches", o.inline_launches && o.where == rt::Where::Cuda);
+        .set("inline_launches", krylov::launches_inline(o));
     std::vector<std::string> schemes;
     Csr L;
     krylov::PcgReport fast, split;

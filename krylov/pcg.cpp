@@ -50,7 +50,7 @@ PcgSolver::PcgSolver(rt::TaskRuntime& rt, const Csr& A, const PcgOptions& option
   PreconditionerOptions po = options_.preconditioner;
   po.where = po.ic0.where = options_.where;
   po.sptrsv.device = solve_device(options_.where);
-  po.launch_inline = options_.inline_launches && options_.where == rt::Where::Cuda;
+  po.launch_inline = launches_inline(options_);
   precond_ = make_preconditioner(rt_, A, po);
   v_ = std::make_unique<Vectors>(rt_, static_cast<std::size_t>(n_));
   rt_.wait_all();
@@ -65,11 +65,12 @@ const PcgReport& PcgSolver::solve(const double* b, double* x) {
   Vectors& v = *v_;
   const int n = n_;
   const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(double);
-  auto task = [this](const char* name) {
+  const bool in_thread = launches_inline(options_);
+  auto task = [this, in_thread](const char* name) {
     rt::TaskOptions o;
     o.name = name;
     o.where = options_.where;
-    o.launch_inline = options_.inline_launches && options_.where == rt::Where::Cuda;
+    o.launch_inline = in_thread;
     return o;
   };
   auto read = [this](RegisteredVector& s) {

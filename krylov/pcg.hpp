@@ -41,6 +41,10 @@ struct PcgOptions {
   PreconditionerOptions preconditioner;
 };
 
+// Whether a solver with these options launches its iteration inline: inline_launches, every task on
+// the GPU.
+inline bool launches_inline(const PcgOptions& o) { return o.inline_launches && o.where == rt::Where::Cuda; }
+
 struct PcgReport {
   bool converged = false;
   bool breakdown = false;  // p.q <= 0 or r.z <= 0: A (or M) is not positive definite

@@ -26,11 +26,11 @@ const char* to_string(PreconditionerKind);
 struct PreconditionerOptions {
   PreconditionerKind kind = PreconditionerKind::Ic0;
   rt::Where where = rt::Where::Any;  // the copy's and the Jacobi task's device restriction
-  // Launch the copy / Jacobi scaling inline and run the IC(0) solves in the calling thread
-  // (PcgOptions::inline_launches); set by the PCG solver.
   Ic0Options ic0;
   sptrsv::TriangularSolveOptions sptrsv;  // the IC(0) solves (device, scheme)
   cholesky::AnalyzeOptions cholesky;      // the complete factor's ordering (input is set here)
+  // Launch the copy / Jacobi scaling inline and run the IC(0) solves in the calling thread
+  // (PcgOptions::inline_launches); set by the PCG solver.
   bool launch_inline = false;
 };
 

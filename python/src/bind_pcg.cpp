@@ -90,10 +90,7 @@ void bind_pcg(py::module_& m) {
            "b"_a, "x0"_a = py::none())
       .def_property_readonly("setup_s", [](const PcgEngine& e) { return e.get().setup_seconds(); })
       .def_property_readonly("inline_launches",
-                             [](const PcgEngine& e) {
-                               const krylov::PcgOptions& o = e.get().options();
-                               return o.inline_launches && o.where == rt::Where::Cuda;
-                             })
+                             [](const PcgEngine& e) { return krylov::launches_inline(e.get().options()); })
       .def_property_readonly("preconditioner",
                              [](const PcgEngine& e) { return krylov::to_string(e.get().preconditioner().kind()); })
       .def("ic0_factor", [](const PcgEngine& e) -> py::object {  // L (lower CSR arrays), None for other M
