@@ -20,12 +20,28 @@ rt::WorkerInfo worker(int id, rt::WorkerInfo::Kind kind, int device = -1) {
   return w;
 }
 
-// 1000 entries start + step i.
-std::vector<double> ramp(double step, double start) {
-  std::vector<double> v(1000);
-  for (std::size_t i = 0; i < v.size(); ++i) v[i] = step * double(i) + start;
-  return v;
-}
+// y += alpha x chained on two registered vectors of 1000 entries (x[i] = step i + start, y constant),
+// with the serial result kept beside them.
+struct AxpyChain {
+  AxpyChain(rt::TaskRuntime& r, double step, double start, double y0)
+      : x(ramp(step, start)), y(1000, y0), expected(y), hx(rt::make_vector_handle(r, x)),
+        hy(rt::make_vector_handle(r, y)) {}
+  static std::vector<double> ramp(double step, double start) {
+    std::vector<double> v(1000);
+    for (std::size_t i = 0; i < v.size(); ++i) v[i] = step * double(i) + start;
+    return v;
+  }
+  void insert(rt::TaskRuntime& r, const rt::TaskOptions& o, double alpha) {
+    codelets::insert_axpy(r, o, 1000, alpha, hx.id(), hy.id());
+    for (std::size_t i = 0; i < x.size(); ++i) expected[i] += alpha * x[i];
+  }
+  void expect_done() {  // y's handle unregistered: its values are home
+    hy.reset();
+    for (std::size_t i = 0; i < y.size(); ++i) ASSERT_NEAR(y[i], expected[i], 1e-12) << i;
+  }
+  std::vector<double> x, y, expected;
+  rt::DataHandle hx, hy;
+};
 
 rt::TaskSpec task(const rt::Kernel& k, rt::Where where, int cuda_device = -1) {
   rt::TaskSpec t;
@@ -68,45 +84,33 @@ TEST(DirectTasks, SoleWorkerIsTheOnlyOneThatMayRunTheTask) {
 // the serial result, and wait_all returns only after the last.
 TEST(DirectTasks, AChainOnTheSoleWorkerRunsInOrder) {
   rt::Runtime r(test_runtime_options("dmdas", 1, 0));
-  std::vector<double> x = ramp(0.001, -0.3), y(1000, 0.5);
-  std::vector<double> expected = y;
-  rt::DataHandle hx = rt::make_vector_handle(r, x), hy = rt::make_vector_handle(r, y);
+  AxpyChain c(r, 0.001, -0.3, 0.5);
   rt::TaskOptions o;
   o.where = rt::Where::Cpu;
   o.direct = true;
-  for (int k = 1; k <= 50; ++k) {
-    codelets::insert_axpy(r, o, 1000, 0.01 * k, hx.id(), hy.id());
-    for (std::size_t i = 0; i < x.size(); ++i) expected[i] += 0.01 * k * x[i];
-  }
+  for (int k = 1; k <= 50; ++k) c.insert(r, o, 0.01 * k);
   r.wait_all();
   EXPECT_EQ(r.pending_tasks(), 0u);
-  hy.reset();
-  for (std::size_t i = 0; i < y.size(); ++i) ASSERT_NEAR(y[i], expected[i], 1e-12) << i;
+  c.expect_done();
 }
 
 // Without a CUDA worker there is no stream to launch on: launch_inline refuses, and a task that asks
 // for it is a task like any other.
 TEST(DirectTasks, InlineLaunchesWithoutAGpuAreTasks) {
   rt::Runtime r(test_runtime_options("dmdas", 1, 0));
-  std::vector<double> x = ramp(0.002, -0.7), y(1000, 0.25);
-  std::vector<double> expected = y;
-  rt::DataHandle hx = rt::make_vector_handle(r, x), hy = rt::make_vector_handle(r, y);
+  AxpyChain c(r, 0.002, -0.7, 0.25);
   rt::TaskOptions o;
   o.launch_inline = true;
   rt::TaskSpec t = rt::make_task(codelets::axpy_kernel(), o, 0);
   EXPECT_TRUE(t.launch_inline);
-  t.data = {{hx.id(), rt::Access::Read}, {hy.id(), rt::Access::ReadWrite}};
+  t.data = {{c.hx.id(), rt::Access::Read}, {c.hy.id(), rt::Access::ReadWrite}};
   t.set_args(codelets::VectorArgs{1000, 3.0});
   EXPECT_FALSE(r.launch_inline(t));
-  for (int k = 0; k < 4; ++k) {
-    codelets::insert_axpy(r, o, 1000, 0.5, hx.id(), hy.id());
-    for (std::size_t i = 0; i < x.size(); ++i) expected[i] += 0.5 * x[i];
-  }
+  for (int k = 0; k < 4; ++k) c.insert(r, o, 0.5);
   r.close_inline();  // nothing held: a no-op
   double first = 0;
-  EXPECT_FALSE(r.read_inline(hy.id(), &first, sizeof first));
-  hy.reset();
-  for (std::size_t i = 0; i < y.size(); ++i) ASSERT_NEAR(y[i], expected[i], 1e-12) << i;
+  EXPECT_FALSE(r.read_inline(c.hy.id(), &first, sizeof first));
+  c.expect_done();
 }
 
 }  // namespace
