@@ -14,6 +14,23 @@ const rt::Kernel& diag_scale_kernel() {
   return k;
 }
 
+const rt::Kernel& cg_step_kernel() {
+  static const rt::Kernel k{"cg_step", kCpuAndCuda};
+  return k;
+}
+
+const rt::Kernel& fill_kernel() {
+  static const rt::Kernel k{"fill", kCpuAndCuda};
+  return k;
+}
+
+void insert_fill(rt::TaskRuntime& rt, const rt::TaskOptions& opt, int n, double value, rt::HandleId y) {
+  rt::TaskSpec t = rt::make_task(fill_kernel(), opt, 0.0);
+  t.set_args(KrylovArgs{n, value});
+  t.data = {{y, rt::Access::Write}};
+  rt.submit(std::move(t));
+}
+
 void insert_xpby(rt::TaskRuntime& rt, const rt::TaskOptions& opt, int n, rt::HandleId x, double beta, rt::HandleId y) {
   rt::TaskSpec t = rt::make_task(xpby_kernel(), opt, 2.0 * n);
   t.set_args(KrylovArgs{n, beta});
@@ -26,6 +43,20 @@ void insert_diag_scale(rt::TaskRuntime& rt, const rt::TaskOptions& opt, int n, r
   rt::TaskSpec t = rt::make_task(diag_scale_kernel(), opt, 1.0 * n);
   t.set_args(KrylovArgs{n, 0.0});
   t.data = {{d, rt::Access::Read}, {x, rt::Access::Read}, {y, rt::Access::Write}};
+  rt.submit(std::move(t));
+}
+
+void insert_cg_step(rt::TaskRuntime& rt, const rt::TaskOptions& opt, int n, double alpha, rt::HandleId p,
+                    rt::HandleId q, rt::HandleId x, rt::HandleId r, std::optional<CgScaling> scaling,
+                    rt::HandleId dots, rt::HandleId workspace) {
+  rt::TaskSpec t = rt::make_task(cg_step_kernel(), opt, (scaling ? 8.0 : 6.0) * n);
+  t.set_args(CgStepArgs{n, alpha, scaling.has_value()});
+  t.data = {{p, rt::Access::Read},       {q, rt::Access::Read},   {x, rt::Access::ReadWrite},
+            {r, rt::Access::ReadWrite},  {dots, rt::Access::Write}, {workspace, rt::Access::Scratch}};
+  if (scaling) {
+    t.data.push_back({scaling->d, rt::Access::Read});
+    t.data.push_back({scaling->z, rt::Access::Write});
+  }
   rt.submit(std::move(t));
 }
 

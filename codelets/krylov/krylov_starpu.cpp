@@ -31,11 +31,39 @@ struct DiagScaleTasks {
   }
 };
 
+struct FillTasks {  // KrylovArgs::beta is the value
+  static void cpu(void* b[], void* cl_arg) {
+    const auto a = rt::task_args<KrylovArgs>(cl_arg);
+    kernels::fill_cpu(a.n, a.beta, rt::vector_ptr(b[0]));
+  }
+  static void cuda(void* b[], void* cl_arg) {
+    const auto a = rt::task_args<KrylovArgs>(cl_arg);
+    kernels::fill_cuda(rt::cuda::local_stream(), a.n, a.beta, rt::vector_ptr(b[0]));
+  }
+};
+
+struct CgStepTasks {
+  static void cpu(void* b[], void* cl_arg) {
+    const auto a = rt::task_args<CgStepArgs>(cl_arg);
+    kernels::cg_step_cpu(a.n, a.alpha, rt::vector_ptr(b[0]), rt::vector_ptr(b[1]), rt::vector_ptr(b[2]),
+                         rt::vector_ptr(b[3]), a.scaled ? rt::vector_ptr(b[6]) : nullptr,
+                         a.scaled ? rt::vector_ptr(b[7]) : nullptr, rt::vector_ptr(b[4]));
+  }
+  static void cuda(void* b[], void* cl_arg) {
+    const auto a = rt::task_args<CgStepArgs>(cl_arg);
+    kernels::cg_step_cuda(rt::cuda::local_stream(), a.n, a.alpha, rt::vector_ptr(b[0]), rt::vector_ptr(b[1]),
+                          rt::vector_ptr(b[2]), rt::vector_ptr(b[3]), a.scaled ? rt::vector_ptr(b[6]) : nullptr,
+                          a.scaled ? rt::vector_ptr(b[7]) : nullptr, rt::vector_ptr(b[4]), rt::vector_ptr<void>(b[5]));
+  }
+};
+
 }  // namespace
 
 void bind_krylov(rt::StarpuBindings& b) {
   b.bind<XpbyTasks>(xpby_kernel());
   b.bind<DiagScaleTasks>(diag_scale_kernel());
+  b.bind<CgStepTasks>(cg_step_kernel());
+  b.bind<FillTasks>(fill_kernel());
 }
 
 }  // namespace hetsparse::codelets

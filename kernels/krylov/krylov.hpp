@@ -1,6 +1,8 @@
 // The vector updates a preconditioned Krylov iteration needs besides axpy/dot/nrm2 (kernels/vector):
-// p = z + beta p, and the Jacobi preconditioner z = d .* r. Pure kernels on contiguous vectors.
+// p = z + beta p, the Jacobi preconditioner z = d .* r, a fill, and the fused CG step. Pure kernels on
+// contiguous vectors.
 #pragma once
+#include <cstddef>
 
 typedef struct CUstream_st* cudaStream_t;
 
@@ -10,9 +12,23 @@ namespace hetsparse::kernels {
 void xpby_cpu(int n, const double* x, double beta, double* y);
 // y = d .* x (element-wise)
 void diag_scale_cpu(int n, const double* d, const double* x, double* y);
+// y = value (every element; y is only written)
+void fill_cpu(int n, double value, double* y);
+
+// The CG step after the step length alpha, in one pass over the vectors (instead of two axpy, a
+// norm, the preconditioner's scaling and a dot, each its own pass and launch):
+//   x += alpha p;  r -= alpha q;  with d: z = d .* r;  dots[0] = r.r, dots[1] = r.z (r.r without d).
+// d and z may be null (no scaling: z is r). Sums in a fixed order: the same inputs give the same bits.
+void cg_step_cpu(int n, double alpha, const double* p, const double* q, double* x, double* r, const double* d,
+                 double* z, double* dots);
 
 // The same on device vectors, asynchronous on `stream`.
 void xpby_cuda(cudaStream_t stream, int n, const double* x, double beta, double* y);
 void diag_scale_cuda(cudaStream_t stream, int n, const double* d, const double* x, double* y);
+void fill_cuda(cudaStream_t stream, int n, double value, double* y);
+// workspace: kCgStepWorkspaceDoubles doubles of device scratch (any content; reset on the stream first).
+void cg_step_cuda(cudaStream_t stream, int n, double alpha, const double* p, const double* q, double* x, double* r,
+                  const double* d, double* z, double* dots, void* workspace);
+inline constexpr std::size_t kCgStepWorkspaceDoubles = 2 * 1024 + 1;  // 2 sums a block, an arrival counter
 
 }  // namespace hetsparse::kernels

@@ -14,4 +14,24 @@ void diag_scale_cpu(int n, const double* d, const double* x, double* y) {
   for (int i = 0; i < n; ++i) y[i] = d[i] * x[i];
 }
 
+void fill_cpu(int n, double value, double* y) {
+  for (int i = 0; i < n; ++i) y[i] = value;
+}
+
+void cg_step_cpu(int n, double alpha, const double* p, const double* q, double* x, double* r, const double* d,
+                 double* z, double* dots) {
+  double rr = 0.0, rz = 0.0;
+  for (int i = 0; i < n; ++i) {
+    x[i] += alpha * p[i];
+    r[i] -= alpha * q[i];
+    rr += r[i] * r[i];
+    if (d != nullptr) {
+      z[i] = d[i] * r[i];
+      rz += r[i] * z[i];
+    }
+  }
+  dots[0] = rr;
+  dots[1] = d != nullptr ? rz : rr;
+}
+
 }  // namespace hetsparse::kernels

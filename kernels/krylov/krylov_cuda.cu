@@ -25,7 +25,101 @@ __global__ void diag_scale_kernel(int n, const double* __restrict__ d, const dou
     y[i] = d[i] * x[i];
 }
 
+__global__ void fill_kernel(int n, double value, double* __restrict__ y) {
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<long long>(gridDim.x) * blockDim.x)
+    y[i] = value;
+}
+
+// The fused CG step: each block sums its elements' r.r and r.z, writes them to the workspace, and the
+// last block to finish (an arrival counter) adds the blocks' sums in block order.
+constexpr unsigned kStepBlocks = 1024;  // at most; grid-stride beyond
+static_assert(kCgStepWorkspaceDoubles >= 2 * kStepBlocks + 1, "the workspace holds the sums and the counter");
+
+struct StepWorkspace {
+  double* partials;    // 2 per block
+  unsigned* arrivals;  // after them
+};
+StepWorkspace step_workspace(void* w) {
+  auto* partials = static_cast<double*>(w);
+  return {partials, reinterpret_cast<unsigned*>(partials + 2 * kStepBlocks)};
+}
+
+__device__ double block_total(double v, double* shared) {
+  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
+  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  __syncthreads();  // shared may still be read by the previous call
+  if (lane == 0) shared[warp] = v;
+  __syncthreads();
+  v = 0.0;
+  if (warp == 0) {
+    v = lane < kThreads / 32 ? shared[lane] : 0.0;
+    for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
+  }
+  return v;  // valid in thread 0
+}
+
+__global__ void __launch_bounds__(kThreads) cg_step_kernel(int n, double alpha, const double* __restrict__ p,
+                                                           const double* __restrict__ q, double* __restrict__ x,
+                                                           double* __restrict__ r, const double* __restrict__ d,
+                                                           double* __restrict__ z, double* dots, StepWorkspace w) {
+  __shared__ double warp_sums[kThreads / 32];
+  __shared__ bool last;
+  double rr = 0.0, rz = 0.0;
+  for (long long i = blockIdx.x * static_cast<long long>(kThreads) + threadIdx.x; i < n;
+       i += static_cast<long long>(gridDim.x) * kThreads) {
+    x[i] += alpha * p[i];
+    const double ri = r[i] - alpha * q[i];
+    r[i] = ri;
+    rr += ri * ri;
+    if (d != nullptr) {
+      const double zi = d[i] * ri;
+      z[i] = zi;
+      rz += ri * zi;
+    }
+  }
+  rr = block_total(rr, warp_sums);
+  rz = block_total(rz, warp_sums);
+  if (threadIdx.x == 0) {
+    w.partials[2 * blockIdx.x] = rr;
+    w.partials[2 * blockIdx.x + 1] = rz;
+    __threadfence();  // the sums are visible before the arrival is counted
+    last = atomicAdd(w.arrivals, 1u) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!last) return;
+  __threadfence();
+  // The last block: thread t adds blocks t, t + kThreads, ... in order, then the block sums them.
+  double a = 0.0, b = 0.0;
+  for (unsigned k = threadIdx.x; k < gridDim.x; k += kThreads) {
+    a += __ldcg(w.partials + 2 * k);
+    b += __ldcg(w.partials + 2 * k + 1);
+  }
+  a = block_total(a, warp_sums);
+  b = block_total(b, warp_sums);
+  if (threadIdx.x == 0) {
+    dots[0] = a;
+    dots[1] = d != nullptr ? b : a;
+  }
+}
+
 }  // namespace
+
+void fill_cuda(cudaStream_t stream, int n, double value, double* y) {
+  if (n <= 0) return;
+  fill_kernel<<<blocks_for(n), kThreads, 0, stream>>>(n, value, y);
+  check_cuda(cudaGetLastError(), "launching fill_cuda");
+}
+
+void cg_step_cuda(cudaStream_t stream, int n, double alpha, const double* p, const double* q, double* x, double* r,
+                  const double* d, double* z, double* dots, void* workspace) {
+  const StepWorkspace w = step_workspace(workspace);
+  check_cuda(cudaMemsetAsync(w.arrivals, 0, sizeof(unsigned), stream), "cudaMemsetAsync in cg_step_cuda");
+  const long long need = (static_cast<long long>(n < 1 ? 1 : n) + kThreads - 1) / kThreads;
+  const unsigned blocks = static_cast<unsigned>(need < kStepBlocks ? need : kStepBlocks);
+  cg_step_kernel<<<blocks, kThreads, 0, stream>>>(n, alpha, p, q, x, r, d, z, dots, w);
+  check_cuda(cudaGetLastError(), "launching cg_step_cuda");
+}
 
 void xpby_cuda(cudaStream_t stream, int n, const double* x, double beta, double* y) {
   if (n <= 0) return;

@@ -1,6 +1,6 @@
 // IC(0) and the Krylov vector kernels on the host: ic0_cpu against ref::ic0 (another loop order on a
 // dense copy) and against the defining property L L^T = A on the pattern; the first failing pivot;
-// the structure checks; the level sets the CUDA version runs by; xpby and diag_scale.
+// the structure checks; the level sets the CUDA version runs by; xpby, diag_scale and fill.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -81,7 +81,7 @@ TEST(Ic0Cpu, LevelsFollowTheDependencies) {
   EXPECT_EQ(lv.num_levels(), 6 + 4 - 1);
 }
 
-TEST(KrylovVectorCpu, XpbyAndDiagScale) {
+TEST(KrylovVectorCpu, XpbyDiagScaleAndFill) {
   Rng rng(5);
   const int n = 1000;
   std::vector<double> x(n), y(n), d(n);
@@ -98,6 +98,8 @@ TEST(KrylovVectorCpu, XpbyAndDiagScale) {
   EXPECT_EQ(nan, x);
   kernels::diag_scale_cpu(n, d.data(), x.data(), out.data());
   for (int i = 0; i < n; ++i) EXPECT_DOUBLE_EQ(out[i], d[i] * x[i]);
+  kernels::fill_cpu(n, -2.5, nan.data());
+  EXPECT_EQ(nan, std::vector<double>(n, -2.5));
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // IC(0) and the Krylov vector kernels on the GPU: ic0_cuda against ref::ic0 and ic0_cpu (on a 3D
 // Laplacian with hundreds of levels), the first failing pivot through atomicMin, a repeated run on
-// one info word; xpby and diag_scale against the host loops.
+// one info word; xpby, diag_scale and fill against the host loops.
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
@@ -59,7 +59,7 @@ TEST_F(Ic0Cuda, ReportsTheFirstNonPositivePivot) {
   EXPECT_EQ(run_ic0_cuda(stream_, ok), 0);
 }
 
-TEST_F(Ic0Cuda, XpbyAndDiagScale) {
+TEST_F(Ic0Cuda, XpbyDiagScaleAndFill) {
   Rng rng(6);
   const int n = 100003;
   std::vector<double> x(n), y(n), d(n);
@@ -80,6 +80,9 @@ TEST_F(Ic0Cuda, XpbyAndDiagScale) {
   kernels::diag_scale_cuda(stream_, n, dd.get(), dx.get(), out.get());
   const std::vector<double> scaled = out.download(stream_);
   for (int i = 0; i < n; ++i) ASSERT_DOUBLE_EQ(scaled[i], d[i] * x[i]) << i;
+  out.poison(stream_);
+  kernels::fill_cuda(stream_, n, 0.0, out.get());
+  EXPECT_EQ(out.download(stream_), std::vector<double>(n, 0.0));
 }
 
 }  // namespace
