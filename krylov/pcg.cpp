@@ -2,13 +2,15 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include "codelets/krylov/krylov_codelet.hpp"
 #include "codelets/vector/vector_codelet.hpp"
 #include "hetsparse/error.hpp"
-#include "kernels/vector/vector.hpp"
+#include "kernels/krylov/krylov.hpp"
 
 namespace hetsparse::krylov {
 namespace {
@@ -38,9 +40,11 @@ sptrsv::SolveDevice solve_device(rt::Where w) {
 
 struct PcgSolver::Vectors {
   Vectors(rt::TaskRuntime& rt, std::size_t n)
-      : x(rt, n), r(rt, n), z(rt, n), p(rt, n), q(rt, n), pq(rt, 1), rnorm(rt, 1), rz(rt, 1) {}
+      : x(rt, n), r(rt, n), z(rt, n), p(rt, n), q(rt, n), pq(rt, 1), rnorm(rt, 1), rz(rt, 1), dots(rt, 2),
+        step_work(rt, rt.register_temporary(kernels::kCgStepWorkspaceDoubles, sizeof(double))) {}
   RegisteredVector x, r, z, p, q;
-  RegisteredVector pq, rnorm, rz;  // the scalars the host reads back
+  RegisteredVector pq, rnorm, rz, dots;  // the scalars the host reads back; dots: r.r and r.z of the step
+  rt::DataHandle step_work;              // the CUDA step's scratch
 };
 
 PcgSolver::PcgSolver(rt::TaskRuntime& rt, const Csr& A, const PcgOptions& options)
@@ -73,12 +77,22 @@ const PcgReport& PcgSolver::solve(const double* b, double* x) {
     o.launch_inline = in_thread;
     return o;
   };
-  auto read = [this](RegisteredVector& s) {
-    double value = 0;
-    if (rt_.read_inline(s.id(), &value, sizeof value)) return value;  // written by an inline launch
+  auto read_all = [this](RegisteredVector& s, double* out) {
+    if (rt_.read_inline(s.id(), out, s.size() * sizeof(double))) return;  // written by an inline launch
     rt::HostAccess a(rt_, s.id(), rt::Access::Read);
-    return s.host()[0];
+    std::copy(s.host(), s.host() + s.size(), out);
   };
+  auto read = [&](RegisteredVector& s) {
+    double value = 0;
+    read_all(s, &value);
+    return value;
+  };
+  // A pointwise M^-1 is applied by the CG step itself; with none, z is r.
+  const bool pointwise = precond_->pointwise();
+  const RegisteredVector* inv_diag = precond_->inverse_diagonal();
+  RegisteredVector& z = pointwise && inv_diag == nullptr ? v.r : v.z;
+  std::optional<codelets::CgScaling> scaling;
+  if (inv_diag != nullptr) scaling = codelets::CgScaling{inv_diag->id(), v.z.id()};
   // Runs one phase of the iteration and adds its time to `seconds`.
   auto phase = [this](double& seconds, auto&& work) {
     const auto t = Clock::now();
@@ -87,39 +101,50 @@ const PcgReport& PcgSolver::solve(const double* b, double* x) {
     seconds += seconds_since(t);
   };
 
+  const bool zero_guess = std::all_of(x, x + n, [](double e) { return e == 0.0; });
   {
     rt::HostAccess hr(rt_, v.r.id(), rt::Access::Write);
     std::memcpy(v.r.host(), b, bytes);
   }
-  {
-    rt::HostAccess hx(rt_, v.x.id(), rt::Access::Write);
-    std::memcpy(v.x.host(), x, bytes);
-  }
-  const bool zero_guess = std::all_of(x, x + n, [](double e) { return e == 0.0; });
-  report_.b_norm = kernels::nrm2_cpu(n, b);
-  report_.tolerance = std::max(options_.rtol * report_.b_norm, options_.atol);
   double rnorm = 0, rz = 0;
-  phase(report_.spmv_s, [&] {
-    if (!zero_guess) codelets::insert_spmv(rt_, task("spmv_r0"), A_.id(), v.x.id(), v.r.id(), -1.0, 1.0,
-                                           options_.spmv_cuda);  // r = b - A x0
-  });
+  if (zero_guess) {  // x0 = 0 made where the iteration runs: no copy, no upload
+    phase(report_.vector_s, [&] { codelets::insert_fill(rt_, task("x=0"), n, 0.0, v.x.id()); });
+  } else {
+    {
+      rt::HostAccess hx(rt_, v.x.id(), rt::Access::Write);
+      std::memcpy(v.x.host(), x, bytes);
+    }
+    phase(report_.vector_s, [&] {  // ||b||, where b is, before r becomes b - A x0
+      codelets::insert_nrm2(rt_, task("nrm2_b"), n, v.r.id(), v.rnorm.id());
+      report_.b_norm = read(v.rnorm);
+    });
+    phase(report_.spmv_s, [&] {
+      codelets::insert_spmv(rt_, task("spmv_r0"), A_.id(), v.x.id(), v.r.id(), -1.0, 1.0, options_.spmv_cuda);
+    });
+  }
   phase(report_.vector_s, [&] {
     codelets::insert_nrm2(rt_, task("nrm2"), n, v.r.id(), v.rnorm.id());
     rnorm = read(v.rnorm);
   });
+  if (zero_guess) report_.b_norm = rnorm;  // r0 = b
+  report_.tolerance = std::max(options_.rtol * report_.b_norm, options_.atol);
   report_.residual_norms.push_back(rnorm);
   report_.converged = rnorm <= report_.tolerance;
   auto precondition = [&] {
-    phase(report_.precond_s, [&] { precond_->submit(v.r, v.z); });
-    phase(report_.vector_s, [&] {
-      codelets::insert_dot(rt_, task("dot_rz"), n, v.r.id(), v.z.id(), v.rz.id());
-      rz = read(v.rz);
-    });
+    if (&z == &v.r) {
+      rz = rnorm * rnorm;
+    } else {
+      phase(report_.precond_s, [&] { precond_->submit(v.r, v.z); });
+      phase(report_.vector_s, [&] {
+        codelets::insert_dot(rt_, task("dot_rz"), n, v.r.id(), v.z.id(), v.rz.id());
+        rz = read(v.rz);
+      });
+    }
     report_.breakdown = !(rz > 0);
   };
   if (!report_.converged && options_.max_iterations > 0) {
     precondition();
-    if (!report_.breakdown) phase(report_.vector_s, [&] { codelets::insert_xpby(rt_, task("p=z"), n, v.z.id(), 0.0, v.p.id()); });
+    if (!report_.breakdown) phase(report_.vector_s, [&] { codelets::insert_xpby(rt_, task("p=z"), n, z.id(), 0.0, v.p.id()); });
   }
   while (!report_.converged && !report_.breakdown && report_.iterations < options_.max_iterations) {
     phase(report_.spmv_s, [&] {
@@ -135,20 +160,27 @@ const PcgReport& PcgSolver::solve(const double* b, double* x) {
       break;
     }
     const double alpha = rz / pq;
+    // x += alpha p, r -= alpha q, ||r||, and with a pointwise M^-1 also z and r.z: one pass, one read.
+    double dots[2] = {0, 0};
     phase(report_.vector_s, [&] {
-      codelets::insert_axpy(rt_, task("axpy_x"), n, alpha, v.p.id(), v.x.id());
-      codelets::insert_axpy(rt_, task("axpy_r"), n, -alpha, v.q.id(), v.r.id());
-      codelets::insert_nrm2(rt_, task("nrm2"), n, v.r.id(), v.rnorm.id());
-      rnorm = read(v.rnorm);
+      codelets::insert_cg_step(rt_, task("cg_step"), n, alpha, v.p.id(), v.q.id(), v.x.id(), v.r.id(),
+                               scaling, v.dots.id(), v.step_work.id());
+      read_all(v.dots, dots);
     });
+    rnorm = std::sqrt(dots[0]);
     ++report_.iterations;
     report_.residual_norms.push_back(rnorm);
     report_.converged = rnorm <= report_.tolerance;
     if (report_.converged || report_.iterations == options_.max_iterations) break;
     const double rz_old = rz;
-    precondition();
+    if (pointwise) {
+      rz = dots[1];
+      report_.breakdown = !(rz > 0);
+    } else {
+      precondition();
+    }
     if (report_.breakdown) break;
-    phase(report_.vector_s, [&] { codelets::insert_xpby(rt_, task("xpby_p"), n, v.z.id(), rz / rz_old, v.p.id()); });
+    phase(report_.vector_s, [&] { codelets::insert_xpby(rt_, task("xpby_p"), n, z.id(), rz / rz_old, v.p.id()); });
   }
   {
     rt::HostAccess hx(rt_, v.x.id(), rt::Access::Read);

@@ -1,9 +1,11 @@
 // Preconditioned conjugate gradients on the task runtime: A registered once, the iteration's vectors
 // registered once per solver, every operation a task or, on one GPU, a launch on the calling thread's
 // stream (PcgOptions::inline_launches) (SpMV: the spmv codelet; preconditioner:
-// preconditioner.hpp; dot/nrm2/axpy/xpby: codelets/vector, codelets/krylov). Only the three scalar
-// reductions of an iteration (p.q, ||r||, r.z) come back to the host, which needs them for the
-// next tasks' arguments and the stopping test.
+// preconditioner.hpp; dot/nrm2/xpby and the fused CG step: codelets/vector, codelets/krylov). An
+// iteration is the SpMV, p.q, the step (x, r, ||r|| in one pass; with none or Jacobi also z and r.z),
+// the IC(0) solves and r.z, and p = z + beta p. Only the scalars come back to the host, which needs
+// them for the next tasks' arguments and the stopping test: two reads an iteration (p.q; ||r|| with
+// r.z), three with IC(0).
 //
 //   krylov::PcgSolver pcg(runtime, A, {});          // A: both triangles; IC(0) by default
 //   const krylov::PcgReport& rep = pcg.solve(b.data(), x.data());   // x: initial guess -> solution
@@ -52,8 +54,9 @@ struct PcgReport {
   std::vector<double> residual_norms;  // ||r_k||_2 for k = 0 .. iterations
   double b_norm = 0, tolerance = 0;
   double relative_residual = 0;  // ||r_final|| / ||b|| (recursive residual)
-  // Wall-clock seconds: the solve, and (time_phases) its split; vector = dot, nrm2, axpy, xpby and
-  // the scalar read-backs. Each includes the runtime's task overheads.
+  // Wall-clock seconds: the solve, and (time_phases) its split; vector = dot, nrm2, the CG step, xpby
+  // and the scalar read-backs (with none and Jacobi, the preconditioner is in the step: precond_s
+  // holds only the first scaling). Each includes the runtime's task overheads.
   double solve_s = 0, spmv_s = 0, precond_s = 0, vector_s = 0;
 };
 

@@ -56,6 +56,10 @@ class Preconditioner {
   // Submits z = M^-1 r (z and r are distinct vectors of A's size).
   virtual void submit(RegisteredVector& r, RegisteredVector& z) = 0;
   virtual PreconditionerKind kind() const = 0;
+  // Whether M^-1 is pointwise, so that the PCG step applies it in its own pass over r instead of
+  // submitting it: none (z = r) and Jacobi (z = inverse_diagonal() .* r).
+  virtual bool pointwise() const { return false; }
+  virtual const RegisteredVector* inverse_diagonal() const { return nullptr; }
   // The SpTRSV schemes of its solves (IC(0): the lower one, then the upper one); empty for the others.
   virtual std::vector<std::string> schemes() const { return {}; }
 };

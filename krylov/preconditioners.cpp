@@ -26,6 +26,7 @@ class Identity final : public Preconditioner {
     codelets::insert_xpby(rt_, task_, static_cast<int>(r.size()), r.id(), 0.0, z.id());  // z = r
   }
   PreconditionerKind kind() const override { return PreconditionerKind::None; }
+  bool pointwise() const override { return true; }
 
  private:
   rt::TaskRuntime& rt_;
@@ -50,6 +51,8 @@ class Jacobi final : public Preconditioner {
     codelets::insert_diag_scale(rt_, task_, static_cast<int>(r.size()), inv_diag_.id(), r.id(), z.id());
   }
   PreconditionerKind kind() const override { return PreconditionerKind::Jacobi; }
+  bool pointwise() const override { return true; }
+  const RegisteredVector* inverse_diagonal() const override { return &inv_diag_; }
 
  private:
   rt::TaskRuntime& rt_;
