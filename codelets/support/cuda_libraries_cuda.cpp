@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <exception>
 #include <mutex>
 #include <string>
@@ -28,12 +29,16 @@ struct WorkerLibraries {
   bool failed = false;
   cudaStream_t stream = nullptr;  // an InlineCuda scope's own (workers use StarPU's)
   int device = -1;                // an InlineCuda scope's device
+  void* pinned = nullptr;         // an InlineCuda scope's staging for small copies to the host
 };
 std::array<WorkerLibraries, STARPU_NMAXWORKERS> g_libs;
 std::array<WorkerLibraries, STARPU_MAXCUDADEVS> g_inline;  // per device, made by the first scope there
 std::mutex g_inline_mutex;
 thread_local WorkerLibraries* t_inline = nullptr;  // the InlineCuda scope the thread is in
 constexpr std::size_t kSubtreeStagingBytes = std::size_t(8) << 20;
+// A copy to pageable memory is staged by the driver, a few microseconds more than one to pinned
+// memory: what an iterative solver pays for each scalar it reads.
+constexpr std::size_t kPinnedBytes = 4096;
 
 WorkerLibraries& inline_handles();
 
@@ -95,9 +100,11 @@ WorkerLibraries& inline_handles() {
   if (!l.cublas && !make_handles(l, l.stream)) {
     cudaStream_t s = l.stream;
     const int device = l.device;
-    destroy_handles(l, s);  // clears the record: put the stream and device back
+    void* pinned = l.pinned;
+    destroy_handles(l, s);  // clears the record: put the stream, device and staging back
     l.stream = s;
     l.device = device;
+    l.pinned = pinned;
     throw CudaError("creating the inline cuBLAS/cuSPARSE/cuSOLVER handles of CUDA device " + std::to_string(device) +
                     " failed");
   }
@@ -114,6 +121,11 @@ WorkerLibraries& inline_libraries(int device) {
   cudaStream_t s = nullptr;
   if (cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) != cudaSuccess)
     throw CudaError("creating the inline stream of CUDA device " + std::to_string(device) + " failed");
+  if (cudaMallocHost(&l.pinned, kPinnedBytes) != cudaSuccess) {
+    cudaStreamDestroy(s);
+    l.pinned = nullptr;
+    throw CudaError("allocating the inline staging of CUDA device " + std::to_string(device) + " failed");
+  }
   l.stream = s;
   l.device = device;
   return l;
@@ -127,6 +139,7 @@ void destroy_inline_libraries() {
     if (!l.stream) continue;
     cudaSetDevice(l.device);
     cudaStream_t s = l.stream;
+    if (l.pinned) cudaFreeHost(l.pinned);
     destroy_handles(l, s);
     cudaStreamDestroy(s);
   }
@@ -202,9 +215,12 @@ void InlineCuda::wait(const std::string& what) const {
 void InlineCuda::wait_quietly() const noexcept { cudaStreamSynchronize(stream()); }
 
 void InlineCuda::copy_to_host(void* dst, const void* device_src, std::size_t bytes, const std::string& what) const {
-  cudaError_t e = cudaMemcpyAsync(dst, device_src, bytes, cudaMemcpyDeviceToHost, stream());
+  void* pinned = static_cast<WorkerLibraries*>(libs_)->pinned;
+  void* to = bytes <= kPinnedBytes ? pinned : dst;
+  cudaError_t e = cudaMemcpyAsync(to, device_src, bytes, cudaMemcpyDeviceToHost, stream());
   if (e == cudaSuccess) e = cudaStreamSynchronize(stream());
   if (e != cudaSuccess) throw CudaError(what + " failed on the GPU: " + cudaGetErrorString(e));
+  if (to != dst) std::memcpy(dst, to, bytes);
 }
 
 }  // namespace hetsparse::rt::cuda
