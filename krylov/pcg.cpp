@@ -40,10 +40,10 @@ sptrsv::SolveDevice solve_device(rt::Where w) {
 
 struct PcgSolver::Vectors {
   Vectors(rt::TaskRuntime& rt, std::size_t n)
-      : x(rt, n), r(rt, n), z(rt, n), p(rt, n), q(rt, n), pq(rt, 1), rnorm(rt, 1), rz(rt, 1), dots(rt, 2),
+      : x(rt, n), r(rt, n), z(rt, n), p(rt, n), q(rt, n), pq(rt, 1), rnorm(rt, 1), rz(rt, 1), dots(rt, 3),
         step_work(rt, rt.register_temporary(kernels::kCgStepWorkspaceDoubles, sizeof(double))) {}
   RegisteredVector x, r, z, p, q;
-  RegisteredVector pq, rnorm, rz, dots;  // the scalars the host reads back; dots: r.r and r.z of the step
+  RegisteredVector pq, rnorm, rz, dots;  // the scalars; dots: r.r, r.z and p.q of the step
   rt::DataHandle step_work;              // the CUDA step's scratch
 };
 
@@ -150,23 +150,19 @@ const PcgReport& PcgSolver::solve(const double* b, double* x) {
     phase(report_.spmv_s, [&] {
       codelets::insert_spmv(rt_, task("spmv"), A_.id(), v.p.id(), v.q.id(), 1.0, 0.0, options_.spmv_cuda);
     });
-    double pq = 0;
+    // p.q stays where the dot leaves it: the step divides by it (alpha = rz / p.q), and x += alpha p,
+    // r -= alpha q, ||r||, with a pointwise M^-1 also z and r.z, in one pass; one read for all three.
+    double dots[3] = {0, 0, 0};
     phase(report_.vector_s, [&] {
       codelets::insert_dot(rt_, task("dot_pq"), n, v.p.id(), v.q.id(), v.pq.id());
-      pq = read(v.pq);
-    });
-    if (!(pq > 0)) {
-      report_.breakdown = true;
-      break;
-    }
-    const double alpha = rz / pq;
-    // x += alpha p, r -= alpha q, ||r||, and with a pointwise M^-1 also z and r.z: one pass, one read.
-    double dots[2] = {0, 0};
-    phase(report_.vector_s, [&] {
-      codelets::insert_cg_step(rt_, task("cg_step"), n, alpha, v.p.id(), v.q.id(), v.x.id(), v.r.id(),
+      codelets::insert_cg_step(rt_, task("cg_step"), n, rz, v.pq.id(), v.p.id(), v.q.id(), v.x.id(), v.r.id(),
                                scaling, v.dots.id(), v.step_work.id());
       read_all(v.dots, dots);
     });
+    if (!(dots[2] > 0)) {  // the step left x and r as they were
+      report_.breakdown = true;
+      break;
+    }
     rnorm = std::sqrt(dots[0]);
     ++report_.iterations;
     report_.residual_norms.push_back(rnorm);

@@ -46,13 +46,14 @@ void insert_diag_scale(rt::TaskRuntime& rt, const rt::TaskOptions& opt, int n, r
   rt.submit(std::move(t));
 }
 
-void insert_cg_step(rt::TaskRuntime& rt, const rt::TaskOptions& opt, int n, double alpha, rt::HandleId p,
-                    rt::HandleId q, rt::HandleId x, rt::HandleId r, std::optional<CgScaling> scaling,
-                    rt::HandleId dots, rt::HandleId workspace) {
+void insert_cg_step(rt::TaskRuntime& rt, const rt::TaskOptions& opt, int n, double rz, rt::HandleId pq,
+                    rt::HandleId p, rt::HandleId q, rt::HandleId x, rt::HandleId r,
+                    std::optional<CgScaling> scaling, rt::HandleId dots, rt::HandleId workspace) {
   rt::TaskSpec t = rt::make_task(cg_step_kernel(), opt, (scaling ? 8.0 : 6.0) * n);
-  t.set_args(CgStepArgs{n, alpha, scaling.has_value()});
-  t.data = {{p, rt::Access::Read},       {q, rt::Access::Read},   {x, rt::Access::ReadWrite},
-            {r, rt::Access::ReadWrite},  {dots, rt::Access::Write}, {workspace, rt::Access::Scratch}};
+  t.set_args(CgStepArgs{n, rz, scaling.has_value()});
+  t.data = {{p, rt::Access::Read},      {q, rt::Access::Read},    {x, rt::Access::ReadWrite},
+            {r, rt::Access::ReadWrite}, {dots, rt::Access::Write}, {workspace, rt::Access::Scratch},
+            {pq, rt::Access::Read}};
   if (scaling) {
     t.data.push_back({scaling->d, rt::Access::Read});
     t.data.push_back({scaling->z, rt::Access::Write});

@@ -15,8 +15,8 @@ struct KrylovArgs {
 
 struct CgStepArgs {
   int n;
-  double alpha;
-  bool scaled;  // d and z are the task's buffers 6 and 7
+  double rz;
+  bool scaled;  // d and z are the task's buffers 7 and 8
 };
 
 const rt::Kernel& xpby_kernel();
@@ -32,14 +32,14 @@ void insert_diag_scale(rt::TaskRuntime& rt, const rt::TaskOptions& opt, int n, r
 // y = value over n elements (y written only).
 void insert_fill(rt::TaskRuntime& rt, const rt::TaskOptions& opt, int n, double value, rt::HandleId y);
 
-// The CG step (kernels::cg_step_cpu): x += alpha p, r -= alpha q, with a scaling z = d .* r, and
-// dots = {r.r, r.z} (a 2-element vector). workspace: a temporary of kernels::kCgStepWorkspaceDoubles
-// doubles, used as scratch.
+// The CG step (kernels::cg_step_cpu): alpha = rz / pq with pq the 1-element vector a dot wrote,
+// x += alpha p, r -= alpha q, with a scaling z = d .* r, and dots = {r.r, r.z, pq} (a 3-element
+// vector). workspace: a temporary of kernels::kCgStepWorkspaceDoubles doubles, used as scratch.
 struct CgScaling {
   rt::HandleId d, z;
 };
-void insert_cg_step(rt::TaskRuntime& rt, const rt::TaskOptions& opt, int n, double alpha, rt::HandleId p,
-                    rt::HandleId q, rt::HandleId x, rt::HandleId r, std::optional<CgScaling> scaling,
-                    rt::HandleId dots, rt::HandleId workspace);
+void insert_cg_step(rt::TaskRuntime& rt, const rt::TaskOptions& opt, int n, double rz, rt::HandleId pq,
+                    rt::HandleId p, rt::HandleId q, rt::HandleId x, rt::HandleId r,
+                    std::optional<CgScaling> scaling, rt::HandleId dots, rt::HandleId workspace);
 
 }  // namespace hetsparse::codelets

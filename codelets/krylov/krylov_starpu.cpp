@@ -45,15 +45,16 @@ struct FillTasks {  // KrylovArgs::beta is the value
 struct CgStepTasks {
   static void cpu(void* b[], void* cl_arg) {
     const auto a = rt::task_args<CgStepArgs>(cl_arg);
-    kernels::cg_step_cpu(a.n, a.alpha, rt::vector_ptr(b[0]), rt::vector_ptr(b[1]), rt::vector_ptr(b[2]),
-                         rt::vector_ptr(b[3]), a.scaled ? rt::vector_ptr(b[6]) : nullptr,
-                         a.scaled ? rt::vector_ptr(b[7]) : nullptr, rt::vector_ptr(b[4]));
+    kernels::cg_step_cpu(a.n, a.rz, rt::vector_ptr(b[6]), rt::vector_ptr(b[0]), rt::vector_ptr(b[1]),
+                         rt::vector_ptr(b[2]), rt::vector_ptr(b[3]), a.scaled ? rt::vector_ptr(b[7]) : nullptr,
+                         a.scaled ? rt::vector_ptr(b[8]) : nullptr, rt::vector_ptr(b[4]));
   }
   static void cuda(void* b[], void* cl_arg) {
     const auto a = rt::task_args<CgStepArgs>(cl_arg);
-    kernels::cg_step_cuda(rt::cuda::local_stream(), a.n, a.alpha, rt::vector_ptr(b[0]), rt::vector_ptr(b[1]),
-                          rt::vector_ptr(b[2]), rt::vector_ptr(b[3]), a.scaled ? rt::vector_ptr(b[6]) : nullptr,
-                          a.scaled ? rt::vector_ptr(b[7]) : nullptr, rt::vector_ptr(b[4]), rt::vector_ptr<void>(b[5]));
+    kernels::cg_step_cuda(rt::cuda::local_stream(), a.n, a.rz, rt::vector_ptr(b[6]), rt::vector_ptr(b[0]),
+                          rt::vector_ptr(b[1]), rt::vector_ptr(b[2]), rt::vector_ptr(b[3]),
+                          a.scaled ? rt::vector_ptr(b[7]) : nullptr, a.scaled ? rt::vector_ptr(b[8]) : nullptr,
+                          rt::vector_ptr(b[4]), rt::vector_ptr<void>(b[5]));
   }
 };
 

@@ -18,8 +18,9 @@ void fill_cpu(int n, double value, double* y) {
   for (int i = 0; i < n; ++i) y[i] = value;
 }
 
-void cg_step_cpu(int n, double alpha, const double* p, const double* q, double* x, double* r, const double* d,
-                 double* z, double* dots) {
+void cg_step_cpu(int n, double rz_old, const double* pq, const double* p, const double* q, double* x, double* r,
+                 const double* d, double* z, double* dots) {
+  const double alpha = cg_step_length(rz_old, *pq);
   double rr = 0.0, rz = 0.0;
   for (int i = 0; i < n; ++i) {
     x[i] += alpha * p[i];
@@ -32,6 +33,7 @@ void cg_step_cpu(int n, double alpha, const double* p, const double* q, double* 
   }
   dots[0] = rr;
   dots[1] = d != nullptr ? rz : rr;
+  dots[2] = *pq;
 }
 
 }  // namespace hetsparse::kernels

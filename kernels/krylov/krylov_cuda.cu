@@ -59,12 +59,14 @@ __device__ double block_total(double v, double* shared) {
   return v;  // valid in thread 0
 }
 
-__global__ void __launch_bounds__(kThreads) cg_step_kernel(int n, double alpha, const double* __restrict__ p,
+__global__ void __launch_bounds__(kThreads) cg_step_kernel(int n, double rz_old, const double* pq,
+                                                           const double* __restrict__ p,
                                                            const double* __restrict__ q, double* __restrict__ x,
                                                            double* __restrict__ r, const double* __restrict__ d,
                                                            double* __restrict__ z, double* dots, StepWorkspace w) {
   __shared__ double warp_sums[kThreads / 32];
   __shared__ bool last;
+  const double alpha = cg_step_length(rz_old, *pq);
   double rr = 0.0, rz = 0.0;
   for (long long i = blockIdx.x * static_cast<long long>(kThreads) + threadIdx.x; i < n;
        i += static_cast<long long>(gridDim.x) * kThreads) {
@@ -100,6 +102,7 @@ __global__ void __launch_bounds__(kThreads) cg_step_kernel(int n, double alpha, 
   if (threadIdx.x == 0) {
     dots[0] = a;
     dots[1] = d != nullptr ? b : a;
+    dots[2] = *pq;
   }
 }
 
@@ -111,13 +114,13 @@ void fill_cuda(cudaStream_t stream, int n, double value, double* y) {
   check_cuda(cudaGetLastError(), "launching fill_cuda");
 }
 
-void cg_step_cuda(cudaStream_t stream, int n, double alpha, const double* p, const double* q, double* x, double* r,
-                  const double* d, double* z, double* dots, void* workspace) {
+void cg_step_cuda(cudaStream_t stream, int n, double rz, const double* pq, const double* p, const double* q, double* x,
+                  double* r, const double* d, double* z, double* dots, void* workspace) {
   const StepWorkspace w = step_workspace(workspace);
   check_cuda(cudaMemsetAsync(w.arrivals, 0, sizeof(unsigned), stream), "cudaMemsetAsync in cg_step_cuda");
   const long long need = (static_cast<long long>(n < 1 ? 1 : n) + kThreads - 1) / kThreads;
   const unsigned blocks = static_cast<unsigned>(need < kStepBlocks ? need : kStepBlocks);
-  cg_step_kernel<<<blocks, kThreads, 0, stream>>>(n, alpha, p, q, x, r, d, z, dots, w);
+  cg_step_kernel<<<blocks, kThreads, 0, stream>>>(n, rz, pq, p, q, x, r, d, z, dots, w);
   check_cuda(cudaGetLastError(), "launching cg_step_cuda");
 }
 

@@ -1,5 +1,6 @@
 // The fused CG step on the GPU against the loops it fuses: more blocks than the kernel launches
-// (grid-stride), a poisoned workspace, the same bits from run to run.
+// (grid-stride), a poisoned workspace, the same bits from run to run, p.q read on the device (a
+// non-positive one leaves x and r alone).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -22,11 +23,11 @@ struct StepResult {
 };
 StepResult run_step(cudaStream_t s, const CgStepCase& c, bool scaled) {
   const CgStepCase::Vectors& v = c.inputs;
-  const DeviceArray<double> p(s, v.p), q(s, v.q), d(s, v.d);
-  DeviceArray<double> x(s, v.x), r(s, v.r), z(s, v.z), dots(2), work(kernels::kCgStepWorkspaceDoubles);
+  const DeviceArray<double> p(s, v.p), q(s, v.q), d(s, v.d), pq(s, std::vector<double>{c.pq});
+  DeviceArray<double> x(s, v.x), r(s, v.r), z(s, v.z), dots(3), work(kernels::kCgStepWorkspaceDoubles);
   dots.poison(s);
   work.poison(s);  // the arrival counter must be reset by the call
-  kernels::cg_step_cuda(s, c.n, c.alpha, p.get(), q.get(), x.get(), r.get(), scaled ? d.get() : nullptr,
+  kernels::cg_step_cuda(s, c.n, c.rz, pq.get(), p.get(), q.get(), x.get(), r.get(), scaled ? d.get() : nullptr,
                         scaled ? z.get() : nullptr, dots.get(), work.get());
   return {x.download(s), r.download(s), z.download(s), dots.download(s)};
 }
@@ -35,7 +36,7 @@ TEST_F(CgStepCuda, MatchesTheLoopsItFuses) {
   for (const int n : {1, 31, 1000, 300007}) {  // 300007: more than 1024 blocks of 256
     for (const bool scaled : {false, true}) {
       SCOPED_TRACE("n = " + std::to_string(n) + (scaled ? ", z = d .* r" : ", no scaling"));
-      const CgStepCase c(n, -0.61, 11 + n);
+      const CgStepCase c(n, 0.73, 1.19, 11 + n);
       const CgStepCase::Expected e = c.expected(scaled);
       const StepResult got = run_step(stream_, c, scaled);
       for (int i = 0; i < n; ++i) {  // the GPU may fuse the multiply-add: one rounding instead of two
@@ -50,9 +51,22 @@ TEST_F(CgStepCuda, MatchesTheLoopsItFuses) {
       }
       EXPECT_NEAR(got.dots[0], e.rr, 1e-12 * e.rr);
       EXPECT_NEAR(got.dots[1], e.rz, 1e-12 * (std::abs(e.rz) + e.rr));
+      EXPECT_EQ(got.dots[2], c.pq);
       const StepResult again = run_step(stream_, c, scaled);
-      EXPECT_EQ(std::memcmp(again.dots.data(), got.dots.data(), 2 * sizeof(double)), 0);  // block order
+      EXPECT_EQ(std::memcmp(again.dots.data(), got.dots.data(), 3 * sizeof(double)), 0);  // block order
     }
+  }
+}
+
+TEST_F(CgStepCuda, BreakdownLeavesXAndRAsTheyWere) {
+  for (const double pq : {0.0, -3.0}) {
+    const CgStepCase c(5000, 0.73, pq, 5);
+    const StepResult got = run_step(stream_, c, true);
+    EXPECT_EQ(got.x, c.inputs.x);
+    EXPECT_EQ(got.r, c.inputs.r);
+    EXPECT_EQ(got.dots[2], pq);
+    const CgStepCase::Expected e = c.expected(true);
+    EXPECT_NEAR(got.dots[0], e.rr, 1e-12 * e.rr);
   }
 }
 

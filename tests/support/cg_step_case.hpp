@@ -16,7 +16,9 @@ struct CgStepCase {
     double rr = 0, rz = 0;
   };
 
-  CgStepCase(int size, double step, std::uint64_t seed) : n(size), alpha(step) {
+  // The step's length from rz and p.q as the kernels are specified: rz / pq, 0 unless pq > 0.
+  CgStepCase(int size, double rz_old, double p_q, std::uint64_t seed)
+      : n(size), rz(rz_old), pq(p_q), alpha(p_q > 0 ? rz_old / p_q : 0.0) {
     Rng rng(seed);
     for (auto* v : {&inputs.p, &inputs.q, &inputs.x, &inputs.r, &inputs.d, &inputs.z}) {
       v->resize(static_cast<std::size_t>(n));
@@ -40,7 +42,7 @@ struct CgStepCase {
   }
 
   int n;
-  double alpha;
+  double rz, pq, alpha;
   Vectors inputs;
 };
 
