@@ -2,10 +2,10 @@
 // registered once per solver, every operation a task or, on one GPU, a launch on the calling thread's
 // stream (PcgOptions::inline_launches) (SpMV: the spmv codelet; preconditioner:
 // preconditioner.hpp; dot/nrm2/xpby and the fused CG step: codelets/vector, codelets/krylov). An
-// iteration is the SpMV, p.q, the step (x, r, ||r|| in one pass; with none or Jacobi also z and r.z),
-// the IC(0) solves and r.z, and p = z + beta p. Only the scalars come back to the host, which needs
-// them for the next tasks' arguments and the stopping test: two reads an iteration (p.q; ||r|| with
-// r.z), three with IC(0).
+// iteration is the SpMV, p.q, the step (alpha = rz / p.q on the device; x, r, ||r|| in one pass; with
+// none or Jacobi also z and r.z), the IC(0) solves and r.z, and p = z + beta p. Only the scalars come
+// back to the host, which needs them for the next tasks' arguments and the stopping test: one read an
+// iteration (||r||, r.z and p.q together), two with IC(0).
 //
 //   krylov::PcgSolver pcg(runtime, A, {});          // A: both triangles; IC(0) by default
 //   const krylov::PcgReport& rep = pcg.solve(b.data(), x.data());   // x: initial guess -> solution
