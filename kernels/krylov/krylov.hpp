@@ -19,8 +19,8 @@ void fill_cpu(int n, double value, double* y);
 // and a dot, each its own pass and launch), its length alpha = rz / *pq taken from p.q where the dot
 // left it (device memory for the CUDA kernel), so that the host need not read p.q first:
 //   x += alpha p;  r -= alpha q;  with d: z = d .* r;  dots = {r.r, r.z (r.r without d), *pq}.
-// *pq <= 0 or NaN (A not positive definite) makes alpha 0: x and r stay as they were, and dots[2]
-// tells the caller. d and z may be null (no scaling: z is r). Sums in a fixed order: the same inputs
+// *pq <= 0 or NaN (A not positive definite): no step, x and r stay as they were, and dots[2] tells
+// the caller. d and z may be null (no scaling: z is r). Sums in a fixed order: the same inputs
 // give the same bits.
 void cg_step_cpu(int n, double rz, const double* pq, const double* p, const double* q, double* x, double* r,
                  const double* d, double* z, double* dots);
@@ -32,8 +32,6 @@ void fill_cuda(cudaStream_t stream, int n, double value, double* y);
 // workspace: kCgStepWorkspaceDoubles doubles of device scratch (any content; reset on the stream first).
 void cg_step_cuda(cudaStream_t stream, int n, double rz, const double* pq, const double* p, const double* q, double* x,
                   double* r, const double* d, double* z, double* dots, void* workspace);
-// The step's length, as both kernels take it: rz / pq, or 0 when pq is not positive.
-constexpr double cg_step_length(double rz, double pq) { return pq > 0 ? rz / pq : 0.0; }  // device code too
 inline constexpr std::size_t kCgStepWorkspaceDoubles = 2 * 1024 + 1;  // 2 sums a block, an arrival counter
 
 }  // namespace hetsparse::kernels

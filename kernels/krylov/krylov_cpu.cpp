@@ -20,11 +20,14 @@ void fill_cpu(int n, double value, double* y) {
 
 void cg_step_cpu(int n, double rz_old, const double* pq, const double* p, const double* q, double* x, double* r,
                  const double* d, double* z, double* dots) {
-  const double alpha = cg_step_length(rz_old, *pq);
+  const bool moves = *pq > 0;  // else a breakdown: no step
+  const double alpha = moves ? rz_old / *pq : 0.0;
   double rr = 0.0, rz = 0.0;
   for (int i = 0; i < n; ++i) {
-    x[i] += alpha * p[i];
-    r[i] -= alpha * q[i];
+    if (moves) {
+      x[i] += alpha * p[i];
+      r[i] -= alpha * q[i];
+    }
     rr += r[i] * r[i];
     if (d != nullptr) {
       z[i] = d[i] * r[i];

@@ -66,13 +66,17 @@ __global__ void __launch_bounds__(kThreads) cg_step_kernel(int n, double rz_old,
                                                            double* __restrict__ z, double* dots, StepWorkspace w) {
   __shared__ double warp_sums[kThreads / 32];
   __shared__ bool last;
-  const double alpha = cg_step_length(rz_old, *pq);
+  const bool moves = *pq > 0;  // else a breakdown: no step (uniform over the grid)
+  const double alpha = moves ? rz_old / *pq : 0.0;
   double rr = 0.0, rz = 0.0;
   for (long long i = blockIdx.x * static_cast<long long>(kThreads) + threadIdx.x; i < n;
        i += static_cast<long long>(gridDim.x) * kThreads) {
-    x[i] += alpha * p[i];
-    const double ri = r[i] - alpha * q[i];
-    r[i] = ri;
+    double ri = r[i];
+    if (moves) {
+      x[i] += alpha * p[i];
+      ri -= alpha * q[i];
+      r[i] = ri;
+    }
     rr += ri * ri;
     if (d != nullptr) {
       const double zi = d[i] * ri;
