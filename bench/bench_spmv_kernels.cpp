@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -61,7 +62,7 @@ std::vector<index_t> degree_order(const Csr& A) {
     for (auto k = A.rowptr[i]; k < A.rowptr[i + 1]; ++k) ++degree[static_cast<std::size_t>(A.colind[k])];
   }
   std::vector<index_t> perm(static_cast<std::size_t>(A.rows));
-  for (index_t i = 0; i < A.rows; ++i) perm[static_cast<std::size_t>(i)] = i;
+  std::iota(perm.begin(), perm.end(), index_t{0});
   std::stable_sort(perm.begin(), perm.end(), [&](index_t a, index_t b) {
     return degree[static_cast<std::size_t>(a)] > degree[static_cast<std::size_t>(b)];
   });

@@ -91,7 +91,9 @@ TEST(TriangularSolver, SolveOnHandlesWithoutAGpuIsAnAwaitedTask) {
   t.kernel = &codelets::sptrsv_kernel();
   EXPECT_FALSE(r.run_inline(t));  // no CUDA worker to run it on
   t.data = {{h1.id(), rt::Access::Read}, {h1.id(), rt::Access::Write}};  // would wait for itself
-  if (codelets::kCudaBuild) EXPECT_THROW(r.run_inline(t), InvalidArgument);
+  if (codelets::kCudaBuild) {
+    EXPECT_THROW(r.run_inline(t), InvalidArgument);
+  }
   h1.reset();
   h2.reset();
   expect_matches_reference(T, Triangle::Lower, false, false, b, x1, 1, "submitted");
