@@ -77,14 +77,9 @@ const PcgReport& PcgSolver::solve(const double* b, double* x) {
     o.launch_inline = in_thread;
     return o;
   };
-  auto read_all = [this](RegisteredVector& s, double* out) {
-    if (rt_.read_inline(s.id(), out, s.size() * sizeof(double))) return;  // written by an inline launch
-    rt::HostAccess a(rt_, s.id(), rt::Access::Read);
-    std::copy(s.host(), s.host() + s.size(), out);
-  };
-  auto read = [&](RegisteredVector& s) {
+  auto read = [this](RegisteredVector& scalar) {  // a 1-element vector
     double value = 0;
-    read_all(s, &value);
+    read_values(rt_, scalar, &value);
     return value;
   };
   // A pointwise M^-1 is applied by the CG step itself; with none, z is r.
@@ -157,7 +152,7 @@ const PcgReport& PcgSolver::solve(const double* b, double* x) {
       codelets::insert_dot(rt_, task("dot_pq"), n, v.p.id(), v.q.id(), v.pq.id());
       codelets::insert_cg_step(rt_, task("cg_step"), n, rz, v.pq.id(), v.p.id(), v.q.id(), v.x.id(), v.r.id(),
                                scaling, v.dots.id(), v.step_work.id());
-      read_all(v.dots, dots);
+      read_values(rt_, v.dots, dots);
     });
     if (!(dots[2] > 0)) {  // the step left x and r as they were
       report_.breakdown = true;

@@ -6,6 +6,7 @@
 //   cholesky  z = A^-1 r with the complete (supernodal) factor: one step is a direct solve, so PCG
 //             stops after one or two iterations; r goes through host memory for the solve.
 #pragma once
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -49,6 +50,14 @@ class RegisteredVector {
   std::vector<double> host_;
   rt::DataHandle handle_;
 };
+
+// Copies v's values to out (v.size() of them): from the GPU, v kept there, when inline launches hold
+// it (TaskRuntime::read_inline), else through a host access. The scalars an iterative solver reads.
+inline void read_values(rt::TaskRuntime& rt, RegisteredVector& v, double* out) {
+  if (rt.read_inline(v.id(), out, v.size() * sizeof(double))) return;
+  rt::HostAccess a(rt, v.id(), rt::Access::Read);
+  std::copy(v.host(), v.host() + v.size(), out);
+}
 
 class Preconditioner {
  public:
