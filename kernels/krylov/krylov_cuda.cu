@@ -1,4 +1,5 @@
 // Element-wise Krylov updates: grid-stride loops, memory bound.
+#include "kernels/common/block_sum.cuh"
 #include "kernels/common/cuda_check.hpp"
 #include "kernels/krylov/krylov.hpp"
 
@@ -45,20 +46,6 @@ StepWorkspace step_workspace(void* w) {
   return {partials, reinterpret_cast<unsigned*>(partials + 2 * kStepBlocks)};
 }
 
-__device__ double block_total(double v, double* shared) {
-  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
-  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  __syncthreads();  // shared may still be read by the previous call
-  if (lane == 0) shared[warp] = v;
-  __syncthreads();
-  v = 0.0;
-  if (warp == 0) {
-    v = lane < kThreads / 32 ? shared[lane] : 0.0;
-    for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
-  }
-  return v;  // valid in thread 0
-}
-
 __global__ void __launch_bounds__(kThreads) cg_step_kernel(int n, double rz_old, const double* pq,
                                                            const double* __restrict__ p,
                                                            const double* __restrict__ q, double* __restrict__ x,
@@ -84,8 +71,9 @@ __global__ void __launch_bounds__(kThreads) cg_step_kernel(int n, double rz_old,
       rz += ri * zi;
     }
   }
-  rr = block_total(rr, warp_sums);
-  rz = block_total(rz, warp_sums);
+  rr = block_sum<kThreads>(rr, warp_sums);
+  __syncthreads();  // warp 0 has read warp_sums
+  rz = block_sum<kThreads>(rz, warp_sums);
   if (threadIdx.x == 0) {
     w.partials[2 * blockIdx.x] = rr;
     w.partials[2 * blockIdx.x + 1] = rz;
@@ -101,8 +89,9 @@ __global__ void __launch_bounds__(kThreads) cg_step_kernel(int n, double rz_old,
     a += __ldcg(w.partials + 2 * k);
     b += __ldcg(w.partials + 2 * k + 1);
   }
-  a = block_total(a, warp_sums);
-  b = block_total(b, warp_sums);
+  a = block_sum<kThreads>(a, warp_sums);
+  __syncthreads();
+  b = block_sum<kThreads>(b, warp_sums);
   if (threadIdx.x == 0) {
     dots[0] = a;
     dots[1] = d != nullptr ? b : a;

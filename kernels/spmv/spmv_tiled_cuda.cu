@@ -12,6 +12,7 @@
 // counter per long row) adds them in piece order. Results are deterministic.
 #include <cstdint>
 
+#include "kernels/common/block_sum.cuh"
 #include "kernels/common/cuda_check.hpp"
 #include "kernels/spmv/spmv_tiled.hpp"
 
@@ -43,23 +44,6 @@ inline constexpr unsigned kSlots = Capacity + Capacity / 16;
 // y[row] = alpha sum + beta y[row]; beta == 0: y is never read.
 __device__ __forceinline__ void write_y(const TiledArgs& a, std::uint32_t row, double sum) {
   a.y[row] = a.beta == 0.0 ? a.alpha * sum : a.alpha * sum + a.beta * a.y[row];
-}
-
-// The block's sum of v, valid in thread 0. Every thread must call it.
-template <unsigned Threads>
-__device__ double block_sum(double v, double* warp_sums) {
-#pragma unroll
-  for (unsigned offset = kWarp / 2; offset > 0; offset /= 2) v += __shfl_down_sync(kFullMask, v, offset);
-  const unsigned warp = threadIdx.x / kWarp, lane = threadIdx.x % kWarp;
-  if (lane == 0) warp_sums[warp] = v;
-  __syncthreads();
-  v = 0.0;
-  if (warp == 0) {
-    v = lane < Threads / kWarp ? warp_sums[lane] : 0.0;
-#pragma unroll
-    for (unsigned offset = kWarp / 2; offset > 0; offset /= 2) v += __shfl_down_sync(kFullMask, v, offset);
-  }
-  return v;
 }
 
 // The last piece of long row l to finish writes its row: partial sums added in piece order.
