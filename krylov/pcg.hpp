@@ -33,11 +33,11 @@ struct PcgOptions {
   rt::Where where = rt::Where::Any;
   codelets::SpmvCudaImpl spmv_cuda = codelets::SpmvCudaImpl::Own;
   // Wait after the SpMV, the preconditioner and the vector updates too, so that each phase's time is
-  // its own (PcgReport's split); off, an iteration waits only for its three scalars.
+  // its own (PcgReport's split); off, an iteration waits only for its scalars.
   bool time_phases = true;
   // With where == Cuda, the iteration's operations are launched on the calling thread's stream
   // (TaskRuntime::launch_inline) and the IC(0) solves run in it (TriangularSolver::solve), rather
-  // than each being a task: an iteration then costs its kernels and its three scalar reads.
+  // than each being a task: an iteration then costs its kernels and its scalar reads.
   bool inline_launches = true;
   // .where, .ic0.where and .sptrsv.device are set from `where` by the solver.
   PreconditionerOptions preconditioner;
