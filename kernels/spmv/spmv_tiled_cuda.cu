@@ -1,8 +1,9 @@
 // Tiled CSR SpMV (spmv_tiled.hpp), one block per tile.
 //
 // Phase 1: the block's threads read the tile's entries at consecutive positions (coalesced loads of
-// colind and values, PerThread independent gathers of x in flight per thread). A tile of one row (a
-// long row's piece, or a row of hundreds of entries) is summed in registers and across the block.
+// colind and values, PerThread independent gathers of x in flight per thread; for plans with long rows
+// the loads start on a line of colind). A tile of one row (a long row's piece, or a row of hundreds of
+// entries) is summed in registers and across the block.
 // Phase 2 (several rows): the products go to shared memory. Tiles of even rows reduce each row by a
 // group of 1..32 lanes sized by the tile's row count (a tile of 500 short rows and one of 8 long rows
 // both keep every lane busy). Tiles of uneven rows, where one row would hold its group up, are summed
@@ -59,16 +60,17 @@ __device__ void finish_piece(const TiledArgs& a, unsigned tile, std::uint32_t l,
   write_y(a, row, total);
 }
 
-// The rows of a tile of uneven rows (entries [0, n) of the tile, n > 0, rows r0 .. r0 + nrows), summed
-// by equal chunks of entries: thread t takes entries [t P, t P + P). Each row's first entry is marked
-// with the row; a thread writes the rows that start and end in its chunk, and keeps its head (the
-// entries before its first mark: a row begun in an earlier chunk) and its tail (the last row it
-// starts). A tail is finished with H(t + 1), where H(u) = head_u + (no mark in chunk u ? H(u + 1) : 0)
-// is a suffix scan: a map x -> a + g x per thread (g: no mark), composed by shuffles within a warp and
-// across warps through shared memory. Few instructions a row, whatever the row lengths.
+// The rows of a tile of uneven rows (entries [0, n) of the tile, n > 0, rows r0 .. r0 + nrows; entry j's
+// product at slot(j + lead)), summed by equal chunks of entries: thread t takes entries [t P, t P + P).
+// Each row's first entry is marked with the row; a thread writes the rows that start and end in its
+// chunk, and keeps its head (the entries before its first mark: a row begun in an earlier chunk) and its
+// tail (the last row it starts). A tail is finished with H(t + 1), where H(u) = head_u + (no mark in
+// chunk u ? H(u + 1) : 0) is a suffix scan: a map x -> a + g x per thread (g: no mark), composed by
+// shuffles within a warp and across warps through shared memory. Few instructions a row, whatever the
+// row lengths.
 template <unsigned Threads, unsigned PerThread>
 __device__ void scanned_rows(const TiledArgs& a, const double* products, std::uint32_t r0, std::uint32_t nrows,
-                             std::uint32_t n, std::uint32_t base) {
+                             std::uint32_t n, std::uint32_t base, std::uint32_t lead) {
   constexpr unsigned kWarps = Threads / kWarp;
   constexpr std::uint16_t kNoMark = 0xffff;
   static_assert(kTileMaxRows < kNoMark, "a row index must fit a mark");
@@ -96,7 +98,7 @@ __device__ void scanned_rows(const TiledArgs& a, const double* products, std::ui
       row = m;
       tail = 0.0;
     }
-    (row == kNoMark ? head : tail) += products[slot(j)];
+    (row == kNoMark ? head : tail) += products[slot(j + lead)];
   }
   // This warp's suffix compositions: lane i ends with lanes [i, 31] composed.
   const unsigned lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
@@ -123,10 +125,36 @@ __device__ void scanned_rows(const TiledArgs& a, const double* products, std::ui
   if (row != kNoMark) write_y(a, r0 + row, tail + (lane + 1 < kWarp ? after : next_warp));
 }
 
-template <unsigned Threads, unsigned PerThread>
+// Phase 1 of a tile: every colind/values load first, then every gather. Product k of this thread is
+// entry e0 - lead + k Threads + threadIdx.x, 0 outside [e0, e1). Aligned: lead is e0's place in its
+// 32-entry line of colind, so a warp reads one 128-byte line of colind and two of values, not two and
+// three, and a tile may take one load more than PerThread (Loads = PerThread + 1). Not aligned: lead is 0.
+template <unsigned Threads, unsigned Loads, bool Aligned>
+__device__ __forceinline__ void load_products(const TiledArgs& a, std::uint32_t e0, std::uint32_t e1,
+                                              std::uint32_t lead, double (&product)[Loads]) {
+  const std::uint32_t start = e0 - lead;
+  std::uint32_t col[Loads];
+#pragma unroll
+  for (unsigned k = 0; k < Loads; ++k) {
+    const std::uint32_t i = start + k * Threads + threadIdx.x;
+    col[k] = 0;
+    product[k] = 0.0;
+    if (Aligned ? i - e0 < e1 - e0 : i < e1) {
+      col[k] = __ldcs(a.colind + i);  // streamed: evict first, so x's lines stay in L2
+      product[k] = __ldcs(a.values + i);
+    }
+  }
+#pragma unroll
+  for (unsigned k = 0; k < Loads; ++k) {
+    const std::uint32_t i = start + k * Threads + threadIdx.x;
+    if (Aligned ? i - e0 < e1 - e0 : i < e1) product[k] *= __ldg(a.x + col[k]);
+  }
+}
+
+template <unsigned Threads, unsigned PerThread, bool Aligned>
 __global__ void __launch_bounds__(Threads) tiled_kernel(TiledArgs a) {
   static_assert(Threads % kWarp == 0 && Threads / kWarp <= kWarp, "block of whole warps, at most 32");
-  __shared__ double products[kSlots<Threads * PerThread>];
+  __shared__ double products[kSlots<Threads * PerThread + (Aligned ? kWarp : 0)>];
   __shared__ double warp_sums[Threads / kWarp];
   const unsigned tile = blockIdx.x;
   const std::uint32_t e0 = a.plan.tile_entry[tile], e1 = a.plan.tile_entry[tile + 1];
@@ -134,28 +162,18 @@ __global__ void __launch_bounds__(Threads) tiled_kernel(TiledArgs a) {
   const std::uint32_t l = a.plan.tile_long[tile];
   const bool one_row = l < kBalancedTile || a.plan.tile_row[tile + 1] == r0 + 1;
 
-  // Phase 1: every colind/values load first, then every gather.
-  std::uint32_t col[PerThread];
-  double product[PerThread];
-#pragma unroll
-  for (unsigned k = 0; k < PerThread; ++k) {
-    const std::uint32_t i = e0 + k * Threads + threadIdx.x;
-    col[k] = 0;
-    product[k] = 0.0;
-    if (i < e1) {
-      col[k] = __ldcs(a.colind + i);  // streamed: evict first, so x's lines stay in L2
-      product[k] = __ldcs(a.values + i);
-    }
-  }
-#pragma unroll
-  for (unsigned k = 0; k < PerThread; ++k) {
-    if (e0 + k * Threads + threadIdx.x < e1) product[k] *= __ldg(a.x + col[k]);
-  }
+  // Phase 1 (see load_products).
+  constexpr unsigned kLoads = PerThread + (Aligned ? 1 : 0);
+  const std::uint32_t n = e1 - e0;
+  const std::uint32_t lead =
+      Aligned ? static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(a.colind + e0) >> 2) % kWarp : 0;
+  double product[kLoads];
+  load_products<Threads, kLoads, Aligned>(a, e0, e1, lead, product);
 
   if (one_row) {  // uniform over the block
     double sum = 0.0;
 #pragma unroll
-    for (unsigned k = 0; k < PerThread; ++k) sum += product[k];
+    for (unsigned k = 0; k < kLoads; ++k) sum += product[k];
     sum = block_sum<Threads>(sum, warp_sums);
     if (threadIdx.x != 0) return;
     if (l >= kBalancedTile) {
@@ -167,21 +185,22 @@ __global__ void __launch_bounds__(Threads) tiled_kernel(TiledArgs a) {
   }
 
   // Phase 2: products by entry in shared memory, rows reduced by groups of `width` lanes.
+  // Product of entry e0 + j sits at slot(j + lead).
 #pragma unroll
-  for (unsigned k = 0; k < PerThread; ++k) {
-    const std::uint32_t i = k * Threads + threadIdx.x;
-    if (e0 + i < e1) products[slot(i)] = product[k];
+  for (unsigned k = 0; k < kLoads; ++k) {
+    const std::uint32_t u = k * Threads + threadIdx.x;
+    if (u - lead < n) products[slot(u)] = product[k];
   }
   __syncthreads();
   const std::uint32_t nrows = a.plan.tile_row[tile + 1] - r0;
   if (l == kBalancedTile) {
-    scanned_rows<Threads, PerThread>(a, products, r0, nrows, e1 - e0, a.first_entry + e0);
+    scanned_rows<Threads, PerThread>(a, products, r0, nrows, n, a.first_entry + e0, lead);
     return;
   }
   const unsigned fit = Threads / nrows;  // lanes per row if all rows went at once
   const unsigned width = fit >= kWarp ? kWarp : (fit == 0 ? 1u : 1u << (31 - __clz(fit)));
   const unsigned groups = Threads / width, group = threadIdx.x / width, lane = threadIdx.x % width;
-  const std::uint32_t base = a.first_entry + e0;
+  const std::uint32_t base = a.first_entry + e0 - lead;  // j: the product's place, lead counted
   // The loop count is the same for every thread, so each lane reaches every shuffle.
   for (std::uint32_t first = 0; first < nrows; first += groups) {
     const std::uint32_t i = first + group;
@@ -196,9 +215,16 @@ __global__ void __launch_bounds__(Threads) tiled_kernel(TiledArgs a) {
   }
 }
 
+// Loads start on a line of colind for plans with long rows (power-law matrices): their gathers keep L2
+// busy, and the aligned loads take a few percent of its requests off. Plans of even rows, whose loads
+// come from DRAM anyway, run faster with the plain loads' fewer instructions (docs/benchmarks.md).
 template <unsigned Threads, unsigned PerThread>
 void launch(cudaStream_t stream, const TiledArgs& a) {
-  tiled_kernel<Threads, PerThread><<<a.plan.tiles, Threads, 0, stream>>>(a);
+  if (a.plan.long_rows > 0) {
+    tiled_kernel<Threads, PerThread, true><<<a.plan.tiles, Threads, 0, stream>>>(a);
+  } else {
+    tiled_kernel<Threads, PerThread, false><<<a.plan.tiles, Threads, 0, stream>>>(a);
+  }
 }
 
 }  // namespace

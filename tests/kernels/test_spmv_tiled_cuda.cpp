@@ -1,7 +1,7 @@
 // CUDA-only checks of the tiled SpMV kernel (the shared cases run in test_spmv.cpp): each block shape
-// of the launcher against the reference, bit-identical results from run to run (long rows' pieces
-// are added in piece order, whatever order the blocks finish in), a workspace reused by calls on one
-// stream, and the missing-workspace error.
+// of the launcher against the reference, with long rows and without (the two kinds of loads),
+// bit-identical results from run to run (long rows' pieces are added in piece order, whatever order the
+// blocks finish in), a workspace reused by calls on one stream, and the missing-workspace error.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -46,28 +46,40 @@ std::vector<double> run_tiled(cudaStream_t stream, const CsrMatrix& A, kernels::
   return dy.download(stream);
 }
 
-TEST_F(SpmvTiledCuda, EveryBlockShapeMatchesReference) {
-  Rng rng(41);
-  const CsrMatrix A = mixed_rows(rng, 6000);
+// Every block the launcher has (128, 256 and 512 threads loading 4, 8 or 16 entries each), each with
+// uneven tiles reduced both ways, on A: the plans of a matrix with long rows load on lines of colind,
+// those of one without load where each tile starts.
+void every_block_shape_matches_reference(cudaStream_t stream, const CsrMatrix& A, Rng& rng, bool long_rows) {
   const std::vector<double> x = random_vector(rng, A.ncols), y = random_vector(rng, A.nrows);
-  // Every block the launcher has (128, 256 and 512 threads loading 4, 8 or 16 entries each), each
-  // with uneven tiles reduced both ways.
   std::vector<kernels::TilePlanOptions> shapes;
   for (const auto& [e, r, t] : {std::tuple{512u, 64u, 128u}, {1024u, 256u, 128u}, {2048u, 512u, 128u},
                                {1024u, 256u, 256u}, {2048u, 512u, 256u}, {4096u, 1024u, 256u},
                                {2048u, 512u, 512u}, {4096u, 1024u, 512u}, {33u, 3u, 0u}})
     for (const auto reduce : {kernels::TileReduce::Grouped, kernels::TileReduce::Balanced})
-      shapes.push_back({e, r, t, e / 4, reduce});
+      shapes.push_back({e, r, t, long_rows ? e / 4 : 0, reduce});
   std::vector<SpmvExpectation> expected;  // the dense reference once per beta, not per shape
   for (const double beta : {0.0, -0.5}) expected.push_back(expected_spmv(A, 0, A.nrows, x, y, 1.25, beta));
   for (const kernels::TilePlanOptions o : shapes) {
     SCOPED_TRACE("tiles of " + std::to_string(o.max_entries) + " in blocks of " + std::to_string(o.block_threads) +
                  (o.reduce == kernels::TileReduce::Balanced ? ", balanced" : ", grouped"));
+    ASSERT_EQ(kernels::TilePlan(A.rowptr.data(), A.nrows, 0, o).long_rows() > 0, long_rows);
     for (const int b : {0, 1}) {
       const SpmvExpectation& e = expected[b];
-      EXPECT_TRUE(within_bounds(run_tiled(stream_, A, o, x, y, 1.25, b == 0 ? 0.0 : -0.5), e.values, e.bounds));
+      EXPECT_TRUE(within_bounds(run_tiled(stream, A, o, x, y, 1.25, b == 0 ? 0.0 : -0.5), e.values, e.bounds));
     }
   }
+}
+
+TEST_F(SpmvTiledCuda, EveryBlockShapeMatchesReference) {
+  Rng rng(41);
+  every_block_shape_matches_reference(stream_, mixed_rows(rng, 6000), rng, true);
+}
+
+TEST_F(SpmvTiledCuda, EveryBlockShapeWithoutLongRowsMatchesReference) {
+  Rng rng(43);
+  std::vector<std::uint32_t> lengths = random_row_lengths(rng, 9000, 0, 30);  // uneven, none past a tile
+  for (std::uint32_t r = 11; r < lengths.size(); r += 613) lengths[r] = 0;
+  every_block_shape_matches_reference(stream_, random_csr(rng, 12000, lengths), rng, false);
 }
 
 TEST_F(SpmvTiledCuda, PiecesAddUpTheSameEveryRun) {
