@@ -123,11 +123,7 @@ int main(int argc, char** argv) {
     }
     report("cg_iteration", "spmv_dot_step_read_xpby", iteration);
     return 0;  // the handles go before the runtime
-  } catch (const cli::UsageError& e) {  // its message names the program already
-    std::fprintf(stderr, "%s\n", e.what());
-    return 1;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "bench_inline_ops: %s\n", e.what());
-    return 1;
+    return cli::report_failure("bench_inline_ops", e);
   }
 }

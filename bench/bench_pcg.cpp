@@ -113,11 +113,7 @@ int main(int argc, char** argv) {
     if (kernels_ms > 0) j.set("kernels_ms", kernels_ms).set("iteration_over_kernels", it_ms / kernels_ms);
     std::printf("%s\n", j.str().c_str());
     return 0;
-  } catch (const cli::UsageError& e) {  // its message names the program already
-    std::fprintf(stderr, "%s\n", e.what());
-    return 1;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "bench_pcg: error: %s\n", e.what());
-    return 1;
+    return cli::report_failure("bench_pcg", e);
   }
 }

@@ -259,6 +259,5 @@ int main(int argc, char** argv) try {
   std::fprintf(stderr, "bench_round_trip: StarPU shut down\n");
   return 0;
 } catch (const std::exception& e) {
-  std::fprintf(stderr, "bench_round_trip: %s\n", e.what());
-  return 1;
+  return cli::report_failure("bench_round_trip", e);
 }

@@ -153,6 +153,5 @@ int main(int argc, char** argv) try {
   }
   return 0;
 } catch (const std::exception& e) {
-  std::fprintf(stderr, "%s\n", e.what());
-  return 1;
+  return cli::report_failure("bench_spmv_kernels", e);
 }

@@ -107,6 +107,5 @@ int main(int argc, char** argv) try {
   std::printf("%s\n", out.str().c_str());
   return 0;
 } catch (const std::exception& e) {
-  std::fprintf(stderr, "bench_subtree_gpu: error: %s\n", e.what());
-  return 1;
+  return cli::report_failure("bench_subtree_gpu", e);
 }

@@ -114,6 +114,5 @@ int main(int argc, char** argv) try {
   std::printf("starpu: update task %.3f ms (%.1f TFLOP/s)\n", task, flops / task * 1e-9);
   return 0;
 } catch (const std::exception& e) {
-  std::fprintf(stderr, "bench_supernode_kernels: %s\n", e.what());
-  return 1;
+  return cli::report_failure("bench_supernode_kernels", e);
 }

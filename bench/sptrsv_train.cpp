@@ -151,6 +151,5 @@ int main(int argc, char** argv) try {
   std::fprintf(stderr, "sptrsv_train: unknown step '%s'\n%s\n", step.c_str(), usage.c_str());
   return 2;
 } catch (const std::exception& e) {
-  std::fprintf(stderr, "sptrsv_train: error: %s\n", e.what());
-  return 1;
+  return cli::report_failure("sptrsv_train", e);
 }

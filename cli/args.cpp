@@ -166,4 +166,13 @@ std::vector<std::string> split_list(const std::string& value, char separator) {
   return items;
 }
 
+int report_failure(const std::string& program, const std::exception& e) {
+  if (dynamic_cast<const UsageError*>(&e) != nullptr) {
+    std::fprintf(stderr, "%s\n", e.what());
+  } else {
+    std::fprintf(stderr, "%s: error: %s\n", program.c_str(), e.what());
+  }
+  return 1;
+}
+
 }  // namespace hetsparse::cli

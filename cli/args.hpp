@@ -1,6 +1,7 @@
 // A small command-line parser: --name VALUE / --name=VALUE options, flags, positionals, and --help
 // text generated from the declarations. Errors are UsageError with the offending argument.
 #pragma once
+#include <exception>
 #include <map>
 #include <string>
 #include <vector>
@@ -53,5 +54,9 @@ class ArgParser {
 
 // The non-empty items of a separated option value ("a,b,,c" -> a, b, c).
 std::vector<std::string> split_list(const std::string& value, char separator);
+
+// What a tool's main prints on stderr for the exception that ends it: a UsageError as it is (its
+// message names the program already), anything else after "program: error: ". Returns 1, the status.
+int report_failure(const std::string& program, const std::exception& e);
 
 }  // namespace hetsparse::cli
