@@ -20,7 +20,7 @@ krylov::PcgOptions pcg_options(const ArgParser& p, const rt::Runtime& r) {
   o.max_iterations = static_cast<int>(p.get_int("max-iterations"));
   o.where = parse_device_or_auto(p.get("device"), "hetsparse pcg", r.cuda_workers());
   o.spmv_cuda = parse_spmv_cuda_impl(p.get("cuda-kernel"), "hetsparse pcg");
-  o.time_phases = !p.has("no-phase-times");
+  o.time_phases = p.has("phase-times");
   o.inline_launches = !p.has("iteration-tasks");
   try {
     o.preconditioner.kind = krylov::parse_preconditioner(p.get("preconditioner"));
@@ -48,7 +48,9 @@ int cmd_pcg(int argc, char** argv) {
       .option("variant", "NAME|auto", "SpTRSV scheme of the IC(0) solves on a CUDA worker", "auto")
       .option("cuda-kernel", "own|cusparse", "SpMV implementation on a CUDA worker", "own")
       .option("seed", "S", "seed of the random right-hand side", "1")
-      .flag("no-phase-times", "wait only for the scalars (faster; no SpMV / SpTRSV / vector split)")
+      .flag("phase-times", "also wait after each phase, to split the time between SpMV, preconditioner and "
+            "vector operations (slower: the GPU idles at each wait)")
+      .flag("no-phase-times", "wait only for the scalars (the default)")
       .flag("iteration-tasks", "on the GPU, every operation of an iteration a task (by default they are launched "
             "on the calling thread's stream)");
   if (!p.parse(argc, argv)) return 0;

@@ -3,7 +3,10 @@
 // of a launch, a chain of launches (the GPU's time per operation when the host keeps ahead), and a
 // launch with its result read back (the round trip an iteration pays at each scalar). The gaps
 // between these are the runtime's and the synchronisation's share of an iteration
-// (docs/benchmarks.md). One JSON line per measure: microseconds, median, 10th and 90th percentile.
+// (docs/benchmarks.md). Then PCG's iteration without a preconditioner twice: with its scalars read
+// before p's update, and as the solver runs it (beta on the device, step k + 1 launched before step
+// k's scalars are read), with the host time of each of its calls. One JSON line per measure:
+// microseconds, median, 10th and 90th percentile.
 //   bench_inline_ops [--generate SPEC] [--runs N] [--ncpu N --ncuda N ...]
 #include <algorithm>
 #include <chrono>
@@ -59,7 +62,7 @@ void measure(rt::Runtime& runtime, const std::string& op, int runs, const std::f
   report(op, "launch", host);
   report(op, "chain", chain);
   if (result == nullptr) return;
-  double value[3];  // the largest result: the step's three scalars
+  double value[kernels::kCgScalars];  // the largest result: the step's three scalars
   for (int i = 0; i < runs; ++i) {
     const auto t = clock_type::now();
     launch();
@@ -93,7 +96,7 @@ int main(int argc, char** argv) {
     rt::Csr32 A32(in.A);
     const rt::DataHandle A = rt::make_csr_handle(runtime, A32);
     krylov::RegisteredVector x(runtime, n), r(runtime, n), z(runtime, n), pv(runtime, n), q(runtime, n),
-        d(runtime, n), scalar(runtime, 1), dots(runtime, 3);
+        d(runtime, n), scalar(runtime, 1), dots(runtime, kernels::kCgScalars);
     const rt::DataHandle work(runtime, runtime.register_temporary(kernels::kCgStepWorkspaceDoubles, sizeof(double)));
     rt::TaskOptions o;
     o.where = runtime.cuda_workers() > 0 ? rt::Where::Cuda : rt::Where::Any;
@@ -103,25 +106,63 @@ int main(int argc, char** argv) {
     measure(runtime, "xpby", runs, [&] { codelets::insert_xpby(runtime, o, ni, r.id(), 0.5, pv.id()); }, nullptr);
     measure(runtime, "dot", runs, [&] { codelets::insert_dot(runtime, o, ni, pv.id(), q.id(), scalar.id()); }, &scalar);
     measure(runtime, "cg_step", runs, [&] {
-      codelets::insert_cg_step(runtime, o, ni, 1e-9, scalar.id(), pv.id(), q.id(), x.id(), r.id(),
+      codelets::insert_cg_step(runtime, o, ni, {1e-9, std::nullopt, 0.0}, scalar.id(), pv.id(), q.id(), x.id(), r.id(),
                                codelets::CgScaling{d.id(), z.id()}, dots.id(), work.id());
     }, &dots);
     measure(runtime, "spmv", runs, [&] { codelets::insert_spmv(runtime, o, A.id(), pv.id(), q.id(), 1.0, 0.0); }, nullptr);
     // The iteration of PCG without a preconditioner, as the solver issues it: SpMV, p.q, the step
     // (dividing by p.q on the device) and its dots read back, p = r + beta p.
     std::vector<double> iteration;
-    double value[3];
+    double value[kernels::kCgScalars];
     for (int i = 0; i < runs + 5; ++i) {
       const auto t = clock_type::now();
       codelets::insert_spmv(runtime, o, A.id(), pv.id(), q.id(), 1.0, 0.0);
       codelets::insert_dot(runtime, o, ni, pv.id(), q.id(), scalar.id());
-      codelets::insert_cg_step(runtime, o, ni, 1e-9, scalar.id(), pv.id(), q.id(), x.id(), r.id(), std::nullopt,
+      codelets::insert_cg_step(runtime, o, ni, {1e-9, std::nullopt, 0.0}, scalar.id(), pv.id(), q.id(), x.id(), r.id(), std::nullopt,
                                dots.id(), work.id());
       krylov::read_values(runtime, dots, value);
       codelets::insert_xpby(runtime, o, ni, r.id(), 0.5, pv.id());
       if (i >= 5) iteration.push_back(since_us(t));
     }
     report("cg_iteration", "spmv_dot_step_read_xpby", iteration);
+    // The iteration as PCG with a pointwise M runs it: beta and the stopping test on the device, step
+    // k + 1 launched before step k's scalars are read (a begun read, krylov::PendingRead).
+    krylov::RegisteredVector odd(runtime, kernels::kCgScalars), even(runtime, kernels::kCgScalars);
+    std::vector<double> lagged;
+    std::optional<krylov::PendingRead> pending;
+    int begun = 0;
+    std::vector<std::vector<double>> parts(6);  // host time of each call of the lagged iteration
+    for (int i = 0; i < runs + 5; ++i) {
+      const auto t = clock_type::now();
+      auto lap = clock_type::now();
+      const auto part = [&](int k) {
+        if (i >= 5) parts[static_cast<std::size_t>(k)].push_back(since_us(lap));
+        lap = clock_type::now();
+      };
+      krylov::RegisteredVector& out = i % 2 != 0 ? odd : even;
+      const codelets::CgStepStart from =
+          i == 0 ? codelets::CgStepStart{1e-9, std::nullopt, 0.0} : codelets::CgStepStart{0, (i % 2 != 0 ? even : odd).id(), 0.0};
+      codelets::insert_spmv(runtime, o, A.id(), pv.id(), q.id(), 1.0, 0.0);
+      part(0);
+      codelets::insert_dot(runtime, o, ni, pv.id(), q.id(), scalar.id());
+      part(1);
+      codelets::insert_cg_step(runtime, o, ni, from, scalar.id(), pv.id(), q.id(), x.id(), r.id(), std::nullopt, out.id(),
+                               work.id());
+      part(2);
+      codelets::insert_cg_direction(runtime, o, ni, r.id(), out.id(), pv.id());
+      part(3);
+      krylov::PendingRead next(runtime, out);
+      part(4);
+      begun += next.begun() ? 1 : 0;
+      if (pending) pending->finish(value);
+      part(5);
+      pending.emplace(std::move(next));
+      if (i >= 5) lagged.push_back(since_us(t));
+    }
+    const char* names[] = {"spmv", "dot", "cg_step", "cg_direction", "begin_read", "finish_read"};
+    for (int k = 0; k < 6; ++k) report("cg_iteration_lagged", std::string("host_") + names[k], parts[static_cast<std::size_t>(k)]);
+    pending->finish(value);
+    report("cg_iteration", "spmv_dot_step_direction_lagged_read (" + std::to_string(begun) + " reads begun)", lagged);
     return 0;  // the handles go before the runtime
   } catch (const std::exception& e) {
     return cli::report_failure("bench_inline_ops", e);

@@ -40,11 +40,14 @@ sptrsv::SolveDevice solve_device(rt::Where w) {
 
 struct PcgSolver::Vectors {
   Vectors(rt::TaskRuntime& rt, std::size_t n)
-      : x(rt, n), r(rt, n), z(rt, n), p(rt, n), q(rt, n), pq(rt, 1), rnorm(rt, 1), rz(rt, 1), dots(rt, 3),
+      : x(rt, n), r(rt, n), z(rt, n), p(rt, n), q(rt, n), pq(rt, 1), rnorm(rt, 1), rz(rt, 1),
+        odd(rt, kernels::kCgScalars), even(rt, kernels::kCgScalars),
         step_work(rt, rt.register_temporary(kernels::kCgStepWorkspaceDoubles, sizeof(double))) {}
   RegisteredVector x, r, z, p, q;
-  RegisteredVector pq, rnorm, rz, dots;  // the scalars; dots: r.r, r.z and p.q of the step
-  rt::DataHandle step_work;              // the CUDA step's scratch
+  RegisteredVector pq, rnorm, rz;
+  RegisteredVector odd, even;  // the scalars of the odd and the even steps (kernels::CgScalar)
+  rt::DataHandle step_work;    // the CUDA step's scratch
+  RegisteredVector& scalars(int step) { return step % 2 != 0 ? odd : even; }
 };
 
 PcgSolver::PcgSolver(rt::TaskRuntime& rt, const Csr& A, const PcgOptions& options)
@@ -141,37 +144,64 @@ const PcgReport& PcgSolver::solve(const double* b, double* x) {
     precondition();
     if (!report_.breakdown) phase(report_.vector_s, [&] { codelets::insert_xpby(rt_, task("p=z"), n, z.id(), 0.0, v.p.id()); });
   }
-  while (!report_.converged && !report_.breakdown && report_.iterations < options_.max_iterations) {
+  const bool go = !report_.converged && !report_.breakdown && options_.max_iterations > 0;
+  const double tol2 = report_.tolerance * report_.tolerance;
+  // Step k's launches: q = A p, p.q (left on the device for the step to divide by), and the step
+  // (x += alpha p, r -= alpha q, ||r||, with a pointwise M^-1 also z and r.z) writing its scalars.
+  auto step = [&](int k, const codelets::CgStepStart& from) {
     phase(report_.spmv_s, [&] {
       codelets::insert_spmv(rt_, task("spmv"), A_.id(), v.p.id(), v.q.id(), 1.0, 0.0, options_.spmv_cuda);
     });
-    // p.q stays where the dot leaves it: the step divides by it (alpha = rz / p.q), and x += alpha p,
-    // r -= alpha q, ||r||, with a pointwise M^-1 also z and r.z, in one pass; one read for all three.
-    double dots[3] = {0, 0, 0};
     phase(report_.vector_s, [&] {
       codelets::insert_dot(rt_, task("dot_pq"), n, v.p.id(), v.q.id(), v.pq.id());
-      codelets::insert_cg_step(rt_, task("cg_step"), n, rz, v.pq.id(), v.p.id(), v.q.id(), v.x.id(), v.r.id(),
-                               scaling, v.dots.id(), v.step_work.id());
-      read_values(rt_, v.dots, dots);
+      codelets::insert_cg_step(rt_, task("cg_step"), n, from, v.pq.id(), v.p.id(), v.q.id(), v.x.id(), v.r.id(),
+                               scaling, v.scalars(k).id(), v.step_work.id());
     });
-    if (!(dots[2] > 0)) {  // the step left x and r as they were
+  };
+  // What the host learns from a step's scalars; false: the iteration ends there.
+  auto take = [&](const double* s) {
+    const double stop = s[kernels::kCgStop];
+    if (stop == kernels::kCgBreakdown && !(s[kernels::kCgPQ] > 0)) {  // p.q <= 0: the step left x and r alone
       report_.breakdown = true;
-      break;
+      return false;
     }
-    rnorm = std::sqrt(dots[0]);
+    rnorm = std::sqrt(s[kernels::kCgRR]);
     ++report_.iterations;
     report_.residual_norms.push_back(rnorm);
-    report_.converged = rnorm <= report_.tolerance;
-    if (report_.converged || report_.iterations == options_.max_iterations) break;
-    const double rz_old = rz;
-    if (pointwise) {
-      rz = dots[1];
-      report_.breakdown = !(rz > 0);
-    } else {
-      precondition();
+    report_.converged = stop == kernels::kCgConverged;
+    report_.breakdown = stop == kernels::kCgBreakdown;  // r.z <= 0
+    return stop == kernels::kCgGoOn && report_.iterations < options_.max_iterations;
+  };
+  double s[kernels::kCgScalars];
+  if (go && pointwise) {
+    // beta and the stopping test on the device as well: the host launches step k + 1 before it reads
+    // step k's scalars, so that the GPU need not wait for the host between iterations. A step after
+    // the last finds the previous one stopped and changes nothing.
+    auto launch = [&](int k) {
+      step(k, k == 1 ? codelets::CgStepStart{rz, std::nullopt, tol2} : codelets::CgStepStart{0, v.scalars(k - 1).id(), tol2});
+      phase(report_.vector_s, [&] {
+        codelets::insert_cg_direction(rt_, task("cg_direction"), n, z.id(), v.scalars(k).id(), v.p.id());
+      });
+      return PendingRead(rt_, v.scalars(k));
+    };
+    std::optional<PendingRead> next(launch(1));
+    for (int k = 1; next; ++k) {
+      PendingRead now = std::move(*next);
+      next.reset();
+      if (k < options_.max_iterations) next.emplace(launch(k + 1));
+      phase(report_.vector_s, [&] { now.finish(s); });
+      if (!take(s)) break;
     }
-    if (report_.breakdown) break;
-    phase(report_.vector_s, [&] { codelets::insert_xpby(rt_, task("xpby_p"), n, z.id(), rz / rz_old, v.p.id()); });
+  } else if (go) {
+    for (int k = 1;; ++k) {
+      step(k, {rz, std::nullopt, tol2});
+      phase(report_.vector_s, [&] { read_values(rt_, v.scalars(k), s); });
+      if (!take(s)) break;
+      const double rz_old = rz;
+      precondition();  // the new rz
+      if (report_.breakdown) break;
+      phase(report_.vector_s, [&] { codelets::insert_xpby(rt_, task("xpby_p"), n, z.id(), rz / rz_old, v.p.id()); });
+    }
   }
   {
     rt::HostAccess hx(rt_, v.x.id(), rt::Access::Read);

@@ -4,8 +4,10 @@
 // preconditioner.hpp; dot/nrm2/xpby and the fused CG step: codelets/vector, codelets/krylov). An
 // iteration is the SpMV, p.q, the step (alpha = rz / p.q on the device; x, r, ||r|| in one pass; with
 // none or Jacobi also z and r.z), the IC(0) solves and r.z, and p = z + beta p. Only the scalars come
-// back to the host, which needs them for the next tasks' arguments and the stopping test: one read an
-// iteration (||r||, r.z and p.q together), two with IC(0).
+// back to the host, for the stopping test: with none or Jacobi, beta and the test are made on the
+// device too, and the host reads step k's scalars after launching step k + 1 (one step more is
+// launched than needed, and changes nothing); with IC(0), two reads an iteration (the step's
+// scalars, then r.z for beta).
 //
 //   krylov::PcgSolver pcg(runtime, A, {});          // A: both triangles; IC(0) by default
 //   const krylov::PcgReport& rep = pcg.solve(b.data(), x.data());   // x: initial guess -> solution
@@ -33,8 +35,9 @@ struct PcgOptions {
   rt::Where where = rt::Where::Any;
   codelets::SpmvCudaImpl spmv_cuda = codelets::SpmvCudaImpl::Own;
   // Wait after the SpMV, the preconditioner and the vector updates too, so that each phase's time is
-  // its own (PcgReport's split); off, an iteration waits only for its scalars.
-  bool time_phases = true;
+  // its own (PcgReport's split), at the price of an idle GPU at each wait; off, an iteration waits
+  // only for its scalars.
+  bool time_phases = false;
   // With where == Cuda, the iteration's operations are launched on the calling thread's stream
   // (TaskRuntime::launch_inline) and the IC(0) solves run in it (TriangularSolver::solve), rather
   // than each being a task: an iteration then costs its kernels and its scalar reads.

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cholesky/cholesky_solver.hpp"
@@ -58,6 +59,43 @@ inline void read_values(rt::TaskRuntime& rt, RegisteredVector& v, double* out) {
   rt::HostAccess a(rt, v.id(), rt::Access::Read);
   std::copy(v.host(), v.host() + v.size(), out);
 }
+
+// A read of a small vector begun now and finished later, so that the host can queue more work in
+// between: by inline launches, a copy queued after those so far, the host waiting for it alone
+// (TaskRuntime::begin_read_inline); else read_values at finish(), whose host access waits for the
+// vector's writers only. Unfinished at destruction: finished and dropped.
+class PendingRead {
+ public:
+  PendingRead(rt::TaskRuntime& rt, RegisteredVector& v)
+      : rt_(&rt), v_(&v), begun_(rt.begin_read_inline(v.id(), v.size() * sizeof(double))) {}
+  PendingRead(PendingRead&& o) noexcept : rt_(o.rt_), v_(o.v_), begun_(o.begun_) { o.v_ = nullptr; }
+  PendingRead(const PendingRead&) = delete;
+  PendingRead& operator=(const PendingRead&) = delete;
+  PendingRead& operator=(PendingRead&&) = delete;
+  ~PendingRead() {
+    if (v_ == nullptr || !begun_) return;
+    std::vector<double> drop(v_->size());
+    try {
+      rt_->finish_read_inline(v_->id(), drop.data());
+    } catch (...) {  // a GPU error: the next wait reports it
+    }
+  }
+  bool begun() const { return begun_; }  // by a copy queued on the GPU
+  // Writes the vector's values to out (v.size() doubles).
+  void finish(double* out) {
+    RegisteredVector* v = std::exchange(v_, nullptr);
+    if (begun_) {
+      rt_->finish_read_inline(v->id(), out);
+    } else {
+      read_values(*rt_, *v, out);
+    }
+  }
+
+ private:
+  rt::TaskRuntime* rt_;
+  RegisteredVector* v_;  // null once finished
+  bool begun_;
+};
 
 class Preconditioner {
  public:

@@ -225,6 +225,13 @@ class TaskRuntime {
   // two launches, without giving the handle back. Returns false, copying nothing, where the handle is
   // not held or a task was submitted since the batch opened (acquire_on_host it then).
   virtual bool read_inline(HandleId, void* /*dst*/, std::size_t /*bytes*/) { return false; }
+  // read_inline in two halves, so that the host can queue the next launches before it waits for a
+  // scalar: begin queues the copy after the launches queued so far and returns at once (false, doing
+  // nothing, where read_inline would return false); finish waits for that copy alone and writes dst.
+  // At most kInlineReads begun and not finished, one per handle (InvalidArgument beyond).
+  static constexpr int kInlineReads = 8;
+  virtual bool begin_read_inline(HandleId, std::size_t /*bytes*/) { return false; }
+  virtual void finish_read_inline(HandleId, void* /*dst*/) {}
 };
 
 // A handle's host memory held for a scope (see TaskRuntime::acquire_on_host).

@@ -19,6 +19,11 @@ const rt::Kernel& cg_step_kernel() {
   return k;
 }
 
+const rt::Kernel& cg_direction_kernel() {
+  static const rt::Kernel k{"cg_direction", kCpuAndCuda};
+  return k;
+}
+
 const rt::Kernel& fill_kernel() {
   static const rt::Kernel k{"fill", kCpuAndCuda};
   return k;
@@ -46,18 +51,27 @@ void insert_diag_scale(rt::TaskRuntime& rt, const rt::TaskOptions& opt, int n, r
   rt.submit(std::move(t));
 }
 
-void insert_cg_step(rt::TaskRuntime& rt, const rt::TaskOptions& opt, int n, double rz, rt::HandleId pq,
+void insert_cg_step(rt::TaskRuntime& rt, const rt::TaskOptions& opt, int n, const CgStepStart& from, rt::HandleId pq,
                     rt::HandleId p, rt::HandleId q, rt::HandleId x, rt::HandleId r,
-                    std::optional<CgScaling> scaling, rt::HandleId dots, rt::HandleId workspace) {
+                    std::optional<CgScaling> scaling, rt::HandleId out, rt::HandleId workspace) {
   rt::TaskSpec t = rt::make_task(cg_step_kernel(), opt, (scaling ? 8.0 : 6.0) * n);
-  t.set_args(CgStepArgs{n, rz, scaling.has_value()});
-  t.data = {{p, rt::Access::Read},      {q, rt::Access::Read},    {x, rt::Access::ReadWrite},
-            {r, rt::Access::ReadWrite}, {dots, rt::Access::Write}, {workspace, rt::Access::Scratch},
+  t.set_args(CgStepArgs{n, from.rz, from.tol2, scaling.has_value(), from.prev.has_value()});
+  t.data = {{p, rt::Access::Read},      {q, rt::Access::Read},   {x, rt::Access::ReadWrite},
+            {r, rt::Access::ReadWrite}, {out, rt::Access::Write}, {workspace, rt::Access::Scratch},
             {pq, rt::Access::Read}};
   if (scaling) {
     t.data.push_back({scaling->d, rt::Access::Read});
     t.data.push_back({scaling->z, rt::Access::Write});
   }
+  if (from.prev) t.data.push_back({*from.prev, rt::Access::Read});
+  rt.submit(std::move(t));
+}
+
+void insert_cg_direction(rt::TaskRuntime& rt, const rt::TaskOptions& opt, int n, rt::HandleId z, rt::HandleId s,
+                         rt::HandleId p) {
+  rt::TaskSpec t = rt::make_task(cg_direction_kernel(), opt, 2.0 * n);
+  t.set_args(KrylovArgs{n, 0.0});
+  t.data = {{z, rt::Access::Read}, {s, rt::Access::Read}, {p, rt::Access::ReadWrite}};
   rt.submit(std::move(t));
 }
 

@@ -43,18 +43,34 @@ struct FillTasks {  // KrylovArgs::beta is the value
 };
 
 struct CgStepTasks {
+  // The kernels' start and buffers from the task's (see insert_cg_step).
+  static kernels::CgStepFrom from(void* b[], const CgStepArgs& a) {
+    return {a.rz, a.chained ? rt::vector_ptr(b[a.scaled ? 9 : 7]) : nullptr, a.tol2};
+  }
+  static double* d(void* b[], const CgStepArgs& a) { return a.scaled ? rt::vector_ptr(b[7]) : nullptr; }
+  static double* z(void* b[], const CgStepArgs& a) { return a.scaled ? rt::vector_ptr(b[8]) : nullptr; }
   static void cpu(void* b[], void* cl_arg) {
     const auto a = rt::task_args<CgStepArgs>(cl_arg);
-    kernels::cg_step_cpu(a.n, a.rz, rt::vector_ptr(b[6]), rt::vector_ptr(b[0]), rt::vector_ptr(b[1]),
-                         rt::vector_ptr(b[2]), rt::vector_ptr(b[3]), a.scaled ? rt::vector_ptr(b[7]) : nullptr,
-                         a.scaled ? rt::vector_ptr(b[8]) : nullptr, rt::vector_ptr(b[4]));
+    kernels::cg_step_cpu(a.n, from(b, a), rt::vector_ptr(b[6]), rt::vector_ptr(b[0]), rt::vector_ptr(b[1]),
+                         rt::vector_ptr(b[2]), rt::vector_ptr(b[3]), d(b, a), z(b, a), rt::vector_ptr(b[4]));
   }
   static void cuda(void* b[], void* cl_arg) {
     const auto a = rt::task_args<CgStepArgs>(cl_arg);
-    kernels::cg_step_cuda(rt::cuda::local_stream(), a.n, a.rz, rt::vector_ptr(b[6]), rt::vector_ptr(b[0]),
-                          rt::vector_ptr(b[1]), rt::vector_ptr(b[2]), rt::vector_ptr(b[3]),
-                          a.scaled ? rt::vector_ptr(b[7]) : nullptr, a.scaled ? rt::vector_ptr(b[8]) : nullptr,
+    kernels::cg_step_cuda(rt::cuda::local_stream(), a.n, from(b, a), rt::vector_ptr(b[6]), rt::vector_ptr(b[0]),
+                          rt::vector_ptr(b[1]), rt::vector_ptr(b[2]), rt::vector_ptr(b[3]), d(b, a), z(b, a),
                           rt::vector_ptr(b[4]), rt::vector_ptr<void>(b[5]));
+  }
+};
+
+struct CgDirectionTasks {
+  static void cpu(void* b[], void* cl_arg) {
+    const auto a = rt::task_args<KrylovArgs>(cl_arg);
+    kernels::cg_direction_cpu(a.n, rt::vector_ptr(b[0]), rt::vector_ptr(b[1]), rt::vector_ptr(b[2]));
+  }
+  static void cuda(void* b[], void* cl_arg) {
+    const auto a = rt::task_args<KrylovArgs>(cl_arg);
+    kernels::cg_direction_cuda(rt::cuda::local_stream(), a.n, rt::vector_ptr(b[0]), rt::vector_ptr(b[1]),
+                               rt::vector_ptr(b[2]));
   }
 };
 
@@ -65,6 +81,7 @@ void bind_krylov(rt::StarpuBindings& b) {
   b.bind<DiagScaleTasks>(diag_scale_kernel());
   b.bind<CgStepTasks>(cg_step_kernel());
   b.bind<FillTasks>(fill_kernel());
+  b.bind<CgDirectionTasks>(cg_direction_kernel());
 }
 
 }  // namespace hetsparse::codelets

@@ -57,6 +57,12 @@ class InlineCuda {
   // Copies `bytes` of device memory to host memory after the work queued on the stream; CudaError
   // "WHAT failed on the GPU: ..." on an error.
   void copy_to_host(void* dst, const void* device_src, std::size_t bytes, const std::string& what) const;
+  // copy_to_host in two halves: stage queues the copy of `bytes` (at most kStagedBytes) into pinned
+  // slot `slot` (below kStagingSlots) after the work queued so far; take waits for that copy alone.
+  static constexpr unsigned kStagingSlots = 8;
+  static constexpr std::size_t kStagedBytes = 256;
+  void stage_to_host(unsigned slot, const void* device_src, std::size_t bytes, const std::string& what) const;
+  void take_staged(unsigned slot, void* dst, std::size_t bytes, const std::string& what) const;
 
  private:
   int previous_device_ = -1;

@@ -30,6 +30,9 @@ struct WorkerLibraries {
   cudaStream_t stream = nullptr;  // an InlineCuda scope's own (workers use StarPU's)
   int device = -1;                // an InlineCuda scope's device
   void* pinned = nullptr;         // an InlineCuda scope's staging for small copies to the host
+  // Its slots for copies begun and finished later (InlineCuda::stage_to_host), after `pinned`'s
+  // kPinnedBytes, each with the event its copy records.
+  std::array<cudaEvent_t, InlineCuda::kStagingSlots> staged{};
 };
 std::array<WorkerLibraries, STARPU_NMAXWORKERS> g_libs;
 std::array<WorkerLibraries, STARPU_MAXCUDADEVS> g_inline;  // per device, made by the first scope there
@@ -39,6 +42,7 @@ constexpr std::size_t kSubtreeStagingBytes = std::size_t(8) << 20;
 // A copy to pageable memory is staged by the driver, a few microseconds more than one to pinned
 // memory: what an iterative solver pays for each scalar it reads.
 constexpr std::size_t kPinnedBytes = 4096;
+constexpr std::size_t kStagingBytes = InlineCuda::kStagingSlots * InlineCuda::kStagedBytes;
 
 WorkerLibraries& inline_handles();
 
@@ -101,10 +105,12 @@ WorkerLibraries& inline_handles() {
     cudaStream_t s = l.stream;
     const int device = l.device;
     void* pinned = l.pinned;
+    const auto staged = l.staged;
     destroy_handles(l, s);  // clears the record: put the stream, device and staging back
     l.stream = s;
     l.device = device;
     l.pinned = pinned;
+    l.staged = staged;
     throw CudaError("creating the inline cuBLAS/cuSPARSE/cuSOLVER handles of CUDA device " + std::to_string(device) +
                     " failed");
   }
@@ -121,9 +127,14 @@ WorkerLibraries& inline_libraries(int device) {
   cudaStream_t s = nullptr;
   if (cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) != cudaSuccess)
     throw CudaError("creating the inline stream of CUDA device " + std::to_string(device) + " failed");
-  if (cudaMallocHost(&l.pinned, kPinnedBytes) != cudaSuccess) {
+  bool ok = cudaMallocHost(&l.pinned, kPinnedBytes + kStagingBytes) == cudaSuccess;
+  for (cudaEvent_t& e : l.staged) ok = ok && cudaEventCreateWithFlags(&e, cudaEventDisableTiming) == cudaSuccess;
+  if (!ok) {
+    for (cudaEvent_t& e : l.staged)
+      if (e) cudaEventDestroy(e);
+    if (l.pinned) cudaFreeHost(l.pinned);
     cudaStreamDestroy(s);
-    l.pinned = nullptr;
+    l = WorkerLibraries{};
     throw CudaError("allocating the inline staging of CUDA device " + std::to_string(device) + " failed");
   }
   l.stream = s;
@@ -140,6 +151,8 @@ void destroy_inline_libraries() {
     cudaSetDevice(l.device);
     cudaStream_t s = l.stream;
     if (l.pinned) cudaFreeHost(l.pinned);
+    for (cudaEvent_t e : l.staged)
+      if (e) cudaEventDestroy(e);
     destroy_handles(l, s);
     cudaStreamDestroy(s);
   }
@@ -221,6 +234,25 @@ void InlineCuda::copy_to_host(void* dst, const void* device_src, std::size_t byt
   if (e == cudaSuccess) e = cudaStreamSynchronize(stream());
   if (e != cudaSuccess) throw CudaError(what + " failed on the GPU: " + cudaGetErrorString(e));
   if (to != dst) std::memcpy(dst, to, bytes);
+}
+
+void InlineCuda::stage_to_host(unsigned slot, const void* device_src, std::size_t bytes, const std::string& what) const {
+  if (slot >= kStagingSlots || bytes > kStagedBytes)
+    throw InvalidArgument(what + ": staging slot " + std::to_string(slot) + " of " + std::to_string(bytes) + " bytes");
+  const auto& l = *static_cast<WorkerLibraries*>(libs_);
+  char* to = static_cast<char*>(l.pinned) + kPinnedBytes + slot * kStagedBytes;
+  cudaError_t e = cudaMemcpyAsync(to, device_src, bytes, cudaMemcpyDeviceToHost, l.stream);
+  if (e == cudaSuccess) e = cudaEventRecord(l.staged[slot], l.stream);
+  if (e != cudaSuccess) throw CudaError(what + " failed on the GPU: " + cudaGetErrorString(e));
+}
+
+void InlineCuda::take_staged(unsigned slot, void* dst, std::size_t bytes, const std::string& what) const {
+  if (slot >= kStagingSlots || bytes > kStagedBytes)
+    throw InvalidArgument(what + ": staging slot " + std::to_string(slot) + " of " + std::to_string(bytes) + " bytes");
+  const auto& l = *static_cast<WorkerLibraries*>(libs_);
+  if (const cudaError_t e = cudaEventSynchronize(l.staged[slot]); e != cudaSuccess)
+    throw CudaError(what + " failed on the GPU: " + cudaGetErrorString(e));
+  std::memcpy(dst, static_cast<const char*>(l.pinned) + kPinnedBytes + slot * kStagedBytes, bytes);
 }
 
 }  // namespace hetsparse::rt::cuda

@@ -23,6 +23,8 @@ cudaStream_t InlineCuda::stream() const { no_cuda(); }
 void InlineCuda::wait(const std::string&) const { no_cuda(); }
 void InlineCuda::wait_quietly() const noexcept {}
 void InlineCuda::copy_to_host(void*, const void*, std::size_t, const std::string&) const { no_cuda(); }
+void InlineCuda::stage_to_host(unsigned, const void*, std::size_t, const std::string&) const { no_cuda(); }
+void InlineCuda::take_staged(unsigned, void*, std::size_t, const std::string&) const { no_cuda(); }
 
 }  // namespace hetsparse::rt::cuda
 

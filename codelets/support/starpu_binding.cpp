@@ -25,8 +25,8 @@ uint32_t flops_footprint(starpu_task* task) {
 
 }  // namespace
 
-StarpuCodelet::StarpuCodelet(const Kernel& kernel, TaskFunction cpu, TaskFunction cuda, TaskFunction inline_cuda)
-    : inline_cuda_(inline_cuda), symbol_("hetsparse_") {
+StarpuCodelet::StarpuCodelet(const Kernel& kernel, TaskFunction cpu, TaskFunction cuda, TaskFunction unguarded_cuda)
+    : inline_cuda_(unguarded_cuda), symbol_("hetsparse_") {
   symbol_ += kernel.name;
   model_.type = STARPU_HISTORY_BASED;
   if (kernel.model == PerfModel::FlopsRegression) {

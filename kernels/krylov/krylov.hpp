@@ -15,23 +15,42 @@ void diag_scale_cpu(int n, const double* d, const double* x, double* y);
 // y = value (every element; y is only written)
 void fill_cpu(int n, double value, double* y);
 
+// The CG step's scalars: a vector of kCgScalars doubles that a step writes and the next may read.
+//   kCgRR    r.r                    kCgRZ    r.z (r.r without d)
+//   kCgPQ    the p.q it divided by  kCgBeta  r.z / the r.z it started from (the next direction's beta)
+//   kCgStop  0 go on; 1 converged (r.r <= tol2); 2 breakdown (p.q <= 0 or NaN, no step taken; or r.z
+//            <= 0 or NaN, A or M not positive definite)
+enum CgScalar : int { kCgRR, kCgRZ, kCgPQ, kCgStop, kCgBeta, kCgScalars };
+inline constexpr double kCgGoOn = 0, kCgConverged = 1, kCgBreakdown = 2;
+
+// Where a step starts from: the previous step's scalars on the device (its r.z; no step at all, and
+// its scalars copied, where it stopped), so that the host need not read them before launching the
+// next iteration; or, with prev null, r.z given by the host.
+struct CgStepFrom {
+  double rz = 0;
+  const double* prev = nullptr;
+  double tol2 = 0;  // converged when r.r <= tol2
+};
+
 // The CG step in one pass over the vectors (instead of two axpy, a norm, the preconditioner's scaling
 // and a dot, each its own pass and launch), its length alpha = rz / *pq taken from p.q where the dot
-// left it (device memory for the CUDA kernel), so that the host need not read p.q first:
-//   x += alpha p;  r -= alpha q;  with d: z = d .* r;  dots = {r.r, r.z (r.r without d), *pq}.
-// *pq <= 0 or NaN (A not positive definite): no step, x and r stay as they were, and dots[2] tells
-// the caller. d and z may be null (no scaling: z is r). Sums in a fixed order: the same inputs
-// give the same bits.
-void cg_step_cpu(int n, double rz, const double* pq, const double* p, const double* q, double* x, double* r,
-                 const double* d, double* z, double* dots);
+// left it (device memory for the CUDA kernel):
+//   x += alpha p;  r -= alpha q;  with d: z = d .* r;  out: the scalars above.
+// *pq <= 0 or NaN: no step, x and r stay as they were. d and z may be null (no scaling: z is r).
+// Sums in a fixed order: the same inputs give the same bits.
+void cg_step_cpu(int n, CgStepFrom from, const double* pq, const double* p, const double* q, double* x, double* r,
+                 const double* d, double* z, double* out);
+// The next direction p = z + s[kCgBeta] p from a step's scalars s, unless that step stopped.
+void cg_direction_cpu(int n, const double* z, const double* s, double* p);
 
 // The same on device vectors, asynchronous on `stream`.
 void xpby_cuda(cudaStream_t stream, int n, const double* x, double beta, double* y);
 void diag_scale_cuda(cudaStream_t stream, int n, const double* d, const double* x, double* y);
 void fill_cuda(cudaStream_t stream, int n, double value, double* y);
 // workspace: kCgStepWorkspaceDoubles doubles of device scratch (any content; reset on the stream first).
-void cg_step_cuda(cudaStream_t stream, int n, double rz, const double* pq, const double* p, const double* q, double* x,
-                  double* r, const double* d, double* z, double* dots, void* workspace);
+void cg_step_cuda(cudaStream_t stream, int n, CgStepFrom from, const double* pq, const double* p, const double* q,
+                  double* x, double* r, const double* d, double* z, double* out, void* workspace);
+void cg_direction_cuda(cudaStream_t stream, int n, const double* z, const double* s, double* p);
 inline constexpr std::size_t kCgStepWorkspaceDoubles = 2 * 1024 + 1;  // 2 sums a block, an arrival counter
 
 }  // namespace hetsparse::kernels

@@ -2,6 +2,7 @@
 #include "kernels/common/block_sum.cuh"
 #include "kernels/common/cuda_check.hpp"
 #include "kernels/krylov/krylov.hpp"
+#include "kernels/krylov/cg_scalars.hpp"
 
 namespace hetsparse::kernels {
 namespace {
@@ -46,13 +47,18 @@ StepWorkspace step_workspace(void* w) {
   return {partials, reinterpret_cast<unsigned*>(partials + 2 * kStepBlocks)};
 }
 
-__global__ void __launch_bounds__(kThreads) cg_step_kernel(int n, double rz_old, const double* pq,
+__global__ void __launch_bounds__(kThreads) cg_step_kernel(int n, CgStepFrom from, const double* pq,
                                                            const double* __restrict__ p,
                                                            const double* __restrict__ q, double* __restrict__ x,
                                                            double* __restrict__ r, const double* __restrict__ d,
-                                                           double* __restrict__ z, double* dots, StepWorkspace w) {
+                                                           double* __restrict__ z, double* out, StepWorkspace w) {
   __shared__ double warp_sums[kThreads / 32];
   __shared__ bool last;
+  if (from.prev != nullptr && from.prev[kCgStop] != kCgGoOn) {  // the previous step stopped (uniform)
+    if (blockIdx.x == 0 && threadIdx.x < kCgScalars) out[threadIdx.x] = from.prev[threadIdx.x];
+    return;
+  }
+  const double rz_old = from.prev != nullptr ? from.prev[kCgRZ] : from.rz;
   const bool moves = *pq > 0;  // else a breakdown: no step (uniform over the grid)
   const double alpha = moves ? rz_old / *pq : 0.0;
   double rr = 0.0, rz = 0.0;
@@ -92,11 +98,15 @@ __global__ void __launch_bounds__(kThreads) cg_step_kernel(int n, double rz_old,
   a = block_sum<kThreads>(a, warp_sums);
   __syncthreads();
   b = block_sum<kThreads>(b, warp_sums);
-  if (threadIdx.x == 0) {
-    dots[0] = a;
-    dots[1] = d != nullptr ? b : a;
-    dots[2] = *pq;
-  }
+  if (threadIdx.x == 0) cg_scalars(a, d != nullptr ? b : a, *pq, rz_old, from.tol2, out);
+}
+
+__global__ void cg_direction_kernel(int n, const double* __restrict__ z, const double* s, double* __restrict__ p) {
+  if (s[kCgStop] != kCgGoOn) return;
+  const double beta = s[kCgBeta];
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<long long>(gridDim.x) * blockDim.x)
+    p[i] = z[i] + beta * p[i];
 }
 
 }  // namespace
@@ -107,13 +117,13 @@ void fill_cuda(cudaStream_t stream, int n, double value, double* y) {
   check_cuda(cudaGetLastError(), "launching fill_cuda");
 }
 
-void cg_step_cuda(cudaStream_t stream, int n, double rz, const double* pq, const double* p, const double* q, double* x,
-                  double* r, const double* d, double* z, double* dots, void* workspace) {
+void cg_step_cuda(cudaStream_t stream, int n, CgStepFrom from, const double* pq, const double* p, const double* q,
+                  double* x, double* r, const double* d, double* z, double* out, void* workspace) {
   const StepWorkspace w = step_workspace(workspace);
   check_cuda(cudaMemsetAsync(w.arrivals, 0, sizeof(unsigned), stream), "cudaMemsetAsync in cg_step_cuda");
   const long long need = (static_cast<long long>(n < 1 ? 1 : n) + kThreads - 1) / kThreads;
   const unsigned blocks = static_cast<unsigned>(need < kStepBlocks ? need : kStepBlocks);
-  cg_step_kernel<<<blocks, kThreads, 0, stream>>>(n, rz, pq, p, q, x, r, d, z, dots, w);
+  cg_step_kernel<<<blocks, kThreads, 0, stream>>>(n, from, pq, p, q, x, r, d, z, out, w);
   check_cuda(cudaGetLastError(), "launching cg_step_cuda");
 }
 
@@ -121,6 +131,12 @@ void xpby_cuda(cudaStream_t stream, int n, const double* x, double beta, double*
   if (n <= 0) return;
   xpby_kernel<<<blocks_for(n), kThreads, 0, stream>>>(n, x, beta, y);
   check_cuda(cudaGetLastError(), "launching xpby_cuda");
+}
+
+void cg_direction_cuda(cudaStream_t stream, int n, const double* z, const double* s, double* p) {
+  if (n <= 0) return;
+  cg_direction_kernel<<<blocks_for(n), kThreads, 0, stream>>>(n, z, s, p);
+  check_cuda(cudaGetLastError(), "launching cg_direction_cuda");
 }
 
 void diag_scale_cuda(cudaStream_t stream, int n, const double* d, const double* x, double* y) {

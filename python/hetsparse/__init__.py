@@ -226,7 +226,7 @@ class PcgResult:
     b_norm: float
     tolerance: float
     solve_s: float
-    time_split: dict = None  # spmv_s, preconditioner_s (sptrsv_s for ic0), vector_s
+    time_split: dict = None  # with time_phases: spmv_s, preconditioner_s (sptrsv_s for ic0), vector_s
 
 
 class PCG:
@@ -236,7 +236,7 @@ class PCG:
     atol). Set up once; solve() many right-hand sides."""
 
     def __init__(self, A, M="ic0", rtol=1e-8, atol=0.0, maxiter=1000, ic0_shift=0.0, device="auto", variant="auto",
-                 time_phases=True, runtime=None):
+                 time_phases=False, runtime=None):
         self.runtime, s = _session(runtime)
         A = _csr(A, "pcg")
         self.shape = A.shape

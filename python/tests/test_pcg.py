@@ -32,7 +32,7 @@ def test_ic0_matches_pure_python(runtime):
 def test_pcg_matches_scipy_cg(runtime, M):
     A = support.laplacian_3d(16)
     b = np.random.default_rng(9).uniform(-1, 1, A.shape[0])
-    solver = hetsparse.PCG(A, M=M, rtol=1e-10)
+    solver = hetsparse.PCG(A, M=M, rtol=1e-10, time_phases=True)
     x, info = solver.solve(b)
     assert info.converged and not info.breakdown
     assert info.residuals.shape == (info.iterations + 1,) and info.residuals[-1] <= info.tolerance

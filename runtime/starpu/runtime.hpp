@@ -81,6 +81,8 @@ class Runtime final : public TaskRuntime {
   bool launch_inline(const TaskSpec&) override;
   void close_inline() override;
   bool read_inline(HandleId, void* dst, std::size_t bytes) override;
+  bool begin_read_inline(HandleId, std::size_t bytes) override;
+  void finish_read_inline(HandleId, void* dst) override;
 
   // Bytes StarPU moved between host memory and GPUs since the last call (or since start), when its
   // profiling is on (STARPU_PROFILING=1); nullopt otherwise. What a phase sends across PCIe.

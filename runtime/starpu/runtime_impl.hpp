@@ -2,6 +2,7 @@
 #pragma once
 #include <starpu.h>
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <map>
@@ -41,10 +42,20 @@ struct Runtime::Impl {
     std::string what() const;  // the launches a failure on the stream belongs to, for its message
   };
   InlineBatch batch;                         // under inline_mutex
+  // Reads begun by begin_read_inline and not finished, by staging slot (under inline_mutex).
+  struct PendingRead {
+    HandleId id = 0;
+    int device = -1;  // -1: a free slot
+    std::size_t bytes = 0;
+  };
+  std::array<PendingRead, kInlineReads> reads;
   std::atomic<bool> batch_open{false};       // a read without the lock: most closes find nothing held
   std::atomic<std::uint64_t> tasks_submitted{0};
   // Awaits the inline stream, then releases what the batch holds (call with inline_mutex held).
   void close_batch();
+  // Awaits the inline stream, then releases one handle the batch holds, the rest still held (the
+  // whole batch closed on a stream error; call with inline_mutex held).
+  void give_back(starpu_data_handle_t h);
   // Whether a task was submitted since the batch opened: it may need what the batch holds, or write
   // what a launch would read (call with inline_mutex held).
   bool batch_outdated() const { return batch.submits != tasks_submitted.load(); }

@@ -98,18 +98,22 @@ void Runtime::close_inline_for(HandleId id) {
   Impl::InlineBatch& b = impl_->batch;
   // A task submitted since the batch opened may wait for any of what it holds.
   if (b.device >= 0 && impl_->batch_outdated()) return impl_->close_batch();
-  auto* held = b.find(h);
-  if (held == nullptr) return;  // no launch of the batch touches it
+  if (b.find(h) == nullptr) return;  // no launch of the batch touches it
+  impl_->give_back(h);
+  if (b.held.empty()) impl_->close_batch();
+}
+
+void Runtime::Impl::give_back(starpu_data_handle_t h) {
   try {
-    cuda::InlineCuda scope(b.device);
-    scope.wait(b.what());
+    cuda::InlineCuda scope(batch.device);
+    scope.wait(batch.what());
   } catch (...) {
-    impl_->close_batch();  // the error is the stream's: nothing of the batch is worth keeping
+    close_batch();  // the error is the stream's: nothing of the batch is worth keeping
     throw;
   }
-  starpu_data_release_on_node(h, static_cast<int>(b.node));
-  b.held.erase(b.held.begin() + (held - b.held.data()));
-  if (b.held.empty()) impl_->close_batch();
+  starpu_data_release_on_node(h, static_cast<int>(batch.node));
+  const auto* held = batch.find(h);
+  batch.held.erase(batch.held.begin() + (held - batch.held.data()));
 }
 
 bool Runtime::read_inline(HandleId id, void* dst, std::size_t bytes) {
@@ -142,6 +146,59 @@ bool Runtime::read_inline(HandleId id, void* dst, std::size_t bytes) {
   return true;
 }
 
+bool Runtime::begin_read_inline(HandleId id, std::size_t bytes) {
+  if (!impl_->batch_open.load(std::memory_order_acquire)) return false;
+  const starpu_data_handle_t h = impl_->handle(id);
+  std::lock_guard<std::mutex> serial(impl_->inline_mutex);
+  Impl::InlineBatch& b = impl_->batch;
+  if (b.device < 0) return false;
+  if (impl_->batch_outdated()) {  // as read_inline
+    impl_->close_batch();
+    return false;
+  }
+  if (b.find(h) == nullptr) return false;
+  if (starpu_data_get_interface_id(h) != STARPU_VECTOR_INTERFACE_ID)
+    throw InvalidArgument("begin_read_inline: handle " + std::to_string(id) + " is not a vector");
+  const auto* v = static_cast<const starpu_vector_interface*>(starpu_data_get_interface_on_node(h, b.node));
+  if (bytes > std::size_t(STARPU_VECTOR_GET_NX(v)) * STARPU_VECTOR_GET_ELEMSIZE(v) ||
+      bytes > cuda::InlineCuda::kStagedBytes)
+    throw InvalidArgument("begin_read_inline: " + std::to_string(bytes) + " bytes asked of handle " +
+                          std::to_string(id) + ", which has fewer or more than a staged read takes");
+  auto& reads = impl_->reads;
+  for (const Impl::PendingRead& r : reads)
+    if (r.device >= 0 && r.id == id)
+      throw InvalidArgument("begin_read_inline: a read of handle " + std::to_string(id) + " is already begun");
+  const auto free = std::find_if(reads.begin(), reads.end(), [](const Impl::PendingRead& r) { return r.device < 0; });
+  if (free == reads.end())
+    throw InvalidArgument("begin_read_inline: " + std::to_string(kInlineReads) + " reads begun and not finished");
+  cuda::InlineCuda scope(b.device);
+  scope.stage_to_host(static_cast<unsigned>(free - reads.begin()), reinterpret_cast<const void*>(STARPU_VECTOR_GET_PTR(v)),
+                      bytes, b.what());
+  *free = {id, b.device, bytes};
+  return true;
+}
+
+void Runtime::finish_read_inline(HandleId id, void* dst) {
+  std::lock_guard<std::mutex> serial(impl_->inline_mutex);
+  auto& reads = impl_->reads;
+  const auto r = std::find_if(reads.begin(), reads.end(),
+                              [id](const Impl::PendingRead& p) { return p.device >= 0 && p.id == id; });
+  if (r == reads.end())
+    throw InvalidArgument("finish_read_inline: no read of handle " + std::to_string(id) + " was begun");
+  const Impl::PendingRead read = *r;
+  *r = {};
+  try {
+    cuda::InlineCuda scope(read.device);
+    scope.take_staged(static_cast<unsigned>(r - reads.begin()), dst, read.bytes, impl_->batch.what());
+  } catch (...) {
+    try {
+      impl_->close_batch();
+    } catch (...) {  // the copy's error is the one to report
+    }
+    throw;
+  }
+}
+
 bool Runtime::queue_inline(const TaskSpec& spec, const char* who) {
   if (!spec.kernel) throw InvalidArgument(std::string(who) + ": task '" + spec.name + "' has no kernel");
   if (spec.where == Where::Cpu) return false;
@@ -171,13 +228,17 @@ bool Runtime::queue_inline(const TaskSpec& spec, const char* who) {
   std::lock_guard<std::mutex> serial(impl_->inline_mutex);
   Impl::InlineBatch& b = impl_->batch;
   // What is held serves this call only on the same GPU, with no task submitted since (the task may
-  // write what the call reads, or wait for what is held), and in modes that serve the call's.
-  bool keep = b.device == gpu->device_id && !impl_->batch_outdated();
-  for (std::size_t i = 0; i < n && keep; ++i) {
+  // write what the call reads, or wait for what is held).
+  if (b.device >= 0 && (b.device != gpu->device_id || impl_->batch_outdated())) impl_->close_batch();
+  // A handle held for reading and now wanted for writing is given back alone (after the stream) and
+  // taken again for both, the rest still held: closing the whole batch there would leave the next
+  // launches to find another handle held in too weak a mode, at every iteration of a solver.
+  for (std::size_t i = 0; i < n && b.device >= 0; ++i) {
     const auto* held = b.find(handles[i]);
-    if (held != nullptr && !serves(held->second, modes[i])) keep = false;
+    if (held == nullptr || serves(held->second, modes[i])) continue;
+    impl_->give_back(handles[i]);
+    modes[i] = STARPU_RW;
   }
-  if (!keep) impl_->close_batch();
   if (b.device < 0) {
     b.device = gpu->device_id;
     b.node = node;

@@ -170,5 +170,36 @@ TEST_F(InlineLaunches, ReadInlineLeavesTheHandleHeld) {
   expect_near(y, ey, "y");
 }
 
+// A read begun and finished later sees the value at the point it was begun, not what launches queued
+// after it wrote; reads of several handles may be outstanding, two of one handle may not.
+TEST_F(InlineLaunches, BegunReadsSeeTheValueWhenTheyWereBegun) {
+  rt::Runtime r(test_runtime_options("dmdas", 1, 1));
+  std::vector<double> x = random_values(8), y = random_values(9), s(1, -1.0), t(1, -1.0);
+  rt::DataHandle hx = rt::make_vector_handle(r, x), hy = rt::make_vector_handle(r, y),
+                 hs = rt::make_vector_handle(r, s), ht = rt::make_vector_handle(r, t);
+  const auto dot = [](const std::vector<double>& a, const std::vector<double>& b) {
+    double d = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) d += a[i] * b[i];
+    return d;
+  };
+  EXPECT_FALSE(r.begin_read_inline(hs.id(), sizeof(double)));  // nothing held
+  codelets::insert_dot(r, on(rt::Where::Cuda, true), kN, hx.id(), hy.id(), hs.id());
+  ASSERT_TRUE(r.begin_read_inline(hs.id(), sizeof(double)));
+  EXPECT_THROW(r.begin_read_inline(hs.id(), sizeof(double)), InvalidArgument);  // one at a time per handle
+  EXPECT_THROW(r.begin_read_inline(hx.id(), 1024 * sizeof(double)), InvalidArgument);  // past its entries
+  codelets::insert_dot(r, on(rt::Where::Cuda, true), kN, hx.id(), hx.id(), hs.id());  // overwrites s
+  codelets::insert_dot(r, on(rt::Where::Cuda, true), kN, hy.id(), hy.id(), ht.id());
+  ASSERT_TRUE(r.begin_read_inline(ht.id(), sizeof(double)));
+  double first = 0, second = 0;
+  EXPECT_THROW(r.finish_read_inline(hx.id(), &first), InvalidArgument);  // never begun
+  r.finish_read_inline(hs.id(), &first);
+  EXPECT_NEAR(first, dot(x, y), 1e-12 * kN);  // the first dot's value, not x.x
+  r.finish_read_inline(ht.id(), &second);
+  EXPECT_NEAR(second, dot(y, y), 1e-12 * kN);
+  ASSERT_TRUE(r.begin_read_inline(hs.id(), sizeof(double)));
+  r.finish_read_inline(hs.id(), &first);
+  EXPECT_NEAR(first, dot(x, x), 1e-12 * kN);
+}
+
 }  // namespace
 }  // namespace hetsparse::test
