@@ -56,6 +56,10 @@ struct Runtime::Impl {
   // Awaits the inline stream, then releases one handle the batch holds, the rest still held (the
   // whole batch closed on a stream error; call with inline_mutex held).
   void give_back(starpu_data_handle_t h);
+  // The device address of vector handle h (id) that the batch holds, with at least `bytes`; nullptr
+  // where it is not held or a task was submitted since the batch opened (which closes it). `who`
+  // names the caller in errors (call with inline_mutex held).
+  const void* held_vector(starpu_data_handle_t h, HandleId id, std::size_t bytes, const char* who);
   // Whether a task was submitted since the batch opened: it may need what the batch holds, or write
   // what a launch would read (call with inline_mutex held).
   bool batch_outdated() const { return batch.submits != tasks_submitted.load(); }

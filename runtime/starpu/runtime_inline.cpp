@@ -116,26 +116,32 @@ void Runtime::Impl::give_back(starpu_data_handle_t h) {
   batch.held.erase(batch.held.begin() + (held - batch.held.data()));
 }
 
+const void* Runtime::Impl::held_vector(starpu_data_handle_t h, HandleId id, std::size_t bytes, const char* who) {
+  if (batch.device < 0) return nullptr;
+  if (batch_outdated()) {  // the task may write it, and it comes first
+    close_batch();
+    return nullptr;
+  }
+  if (batch.find(h) == nullptr) return nullptr;
+  if (starpu_data_get_interface_id(h) != STARPU_VECTOR_INTERFACE_ID)
+    throw InvalidArgument(std::string(who) + ": handle " + std::to_string(id) + " is not a vector");
+  const auto* v = static_cast<const starpu_vector_interface*>(starpu_data_get_interface_on_node(h, batch.node));
+  if (bytes > std::size_t(STARPU_VECTOR_GET_NX(v)) * STARPU_VECTOR_GET_ELEMSIZE(v))
+    throw InvalidArgument(std::string(who) + ": " + std::to_string(bytes) + " bytes asked of handle " +
+                          std::to_string(id) + ", which has fewer");
+  return reinterpret_cast<const void*>(STARPU_VECTOR_GET_PTR(v));
+}
+
 bool Runtime::read_inline(HandleId id, void* dst, std::size_t bytes) {
   if (!impl_->batch_open.load(std::memory_order_acquire)) return false;
   const starpu_data_handle_t h = impl_->handle(id);
   std::lock_guard<std::mutex> serial(impl_->inline_mutex);
+  const void* src = impl_->held_vector(h, id, bytes, "read_inline");
+  if (src == nullptr) return false;
   Impl::InlineBatch& b = impl_->batch;
-  if (b.device < 0) return false;
-  if (impl_->batch_outdated()) {  // the task may write it, and it comes first
-    impl_->close_batch();
-    return false;
-  }
-  if (b.find(h) == nullptr) return false;
-  if (starpu_data_get_interface_id(h) != STARPU_VECTOR_INTERFACE_ID)
-    throw InvalidArgument("read_inline: handle " + std::to_string(id) + " is not a vector");
-  const auto* v = static_cast<const starpu_vector_interface*>(starpu_data_get_interface_on_node(h, b.node));
-  if (bytes > std::size_t(STARPU_VECTOR_GET_NX(v)) * STARPU_VECTOR_GET_ELEMSIZE(v))
-    throw InvalidArgument("read_inline: " + std::to_string(bytes) + " bytes asked of handle " + std::to_string(id) +
-                          ", which has fewer");
   try {
     cuda::InlineCuda scope(b.device);
-    scope.copy_to_host(dst, reinterpret_cast<const void*>(STARPU_VECTOR_GET_PTR(v)), bytes, b.what());
+    scope.copy_to_host(dst, src, bytes, b.what());
   } catch (...) {
     try {
       impl_->close_batch();
@@ -150,20 +156,11 @@ bool Runtime::begin_read_inline(HandleId id, std::size_t bytes) {
   if (!impl_->batch_open.load(std::memory_order_acquire)) return false;
   const starpu_data_handle_t h = impl_->handle(id);
   std::lock_guard<std::mutex> serial(impl_->inline_mutex);
-  Impl::InlineBatch& b = impl_->batch;
-  if (b.device < 0) return false;
-  if (impl_->batch_outdated()) {  // as read_inline
-    impl_->close_batch();
-    return false;
-  }
-  if (b.find(h) == nullptr) return false;
-  if (starpu_data_get_interface_id(h) != STARPU_VECTOR_INTERFACE_ID)
-    throw InvalidArgument("begin_read_inline: handle " + std::to_string(id) + " is not a vector");
-  const auto* v = static_cast<const starpu_vector_interface*>(starpu_data_get_interface_on_node(h, b.node));
-  if (bytes > std::size_t(STARPU_VECTOR_GET_NX(v)) * STARPU_VECTOR_GET_ELEMSIZE(v) ||
-      bytes > cuda::InlineCuda::kStagedBytes)
+  const void* src = impl_->held_vector(h, id, bytes, "begin_read_inline");
+  if (src == nullptr) return false;
+  if (bytes > cuda::InlineCuda::kStagedBytes)
     throw InvalidArgument("begin_read_inline: " + std::to_string(bytes) + " bytes asked of handle " +
-                          std::to_string(id) + ", which has fewer or more than a staged read takes");
+                          std::to_string(id) + ", more than a staged read takes");
   auto& reads = impl_->reads;
   for (const Impl::PendingRead& r : reads)
     if (r.device >= 0 && r.id == id)
@@ -171,10 +168,10 @@ bool Runtime::begin_read_inline(HandleId id, std::size_t bytes) {
   const auto free = std::find_if(reads.begin(), reads.end(), [](const Impl::PendingRead& r) { return r.device < 0; });
   if (free == reads.end())
     throw InvalidArgument("begin_read_inline: " + std::to_string(kInlineReads) + " reads begun and not finished");
-  cuda::InlineCuda scope(b.device);
-  scope.stage_to_host(static_cast<unsigned>(free - reads.begin()), reinterpret_cast<const void*>(STARPU_VECTOR_GET_PTR(v)),
-                      bytes, b.what());
-  *free = {id, b.device, bytes};
+  const int device = impl_->batch.device;
+  cuda::InlineCuda scope(device);
+  scope.stage_to_host(static_cast<unsigned>(free - reads.begin()), src, bytes, impl_->batch.what());
+  *free = {id, device, bytes};
   return true;
 }
 

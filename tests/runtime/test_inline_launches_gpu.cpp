@@ -133,6 +133,12 @@ TEST_F(InlineLaunches, HostAccessAndRunInlineSeeThem) {
   expect_near(y, ey, "y after unregister");
 }
 
+double dot(const std::vector<double>& a, const std::vector<double>& b) {
+  double d = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) d += a[i] * b[i];
+  return d;
+}
+
 // A scalar written by a launch is read without giving it back; a handle not held, or a task
 // submitted since, sends the reader to acquire_on_host.
 TEST_F(InlineLaunches, ReadInlineLeavesTheHandleHeld) {
@@ -141,11 +147,6 @@ TEST_F(InlineLaunches, ReadInlineLeavesTheHandleHeld) {
   std::vector<double> ey = y;
   rt::DataHandle hx = rt::make_vector_handle(r, x), hy = rt::make_vector_handle(r, y),
                  hs = rt::make_vector_handle(r, s), ht = rt::make_vector_handle(r, t);
-  const auto dot = [](const std::vector<double>& a, const std::vector<double>& b) {
-    double d = 0;
-    for (std::size_t i = 0; i < a.size(); ++i) d += a[i] * b[i];
-    return d;
-  };
   double got = 0;
   EXPECT_FALSE(r.read_inline(hs.id(), &got, sizeof got));  // nothing launched yet
   codelets::insert_dot(r, on(rt::Where::Cuda, true), kN, hx.id(), hy.id(), hs.id());
@@ -177,11 +178,6 @@ TEST_F(InlineLaunches, BegunReadsSeeTheValueWhenTheyWereBegun) {
   std::vector<double> x = random_values(8), y = random_values(9), s(1, -1.0), t(1, -1.0);
   rt::DataHandle hx = rt::make_vector_handle(r, x), hy = rt::make_vector_handle(r, y),
                  hs = rt::make_vector_handle(r, s), ht = rt::make_vector_handle(r, t);
-  const auto dot = [](const std::vector<double>& a, const std::vector<double>& b) {
-    double d = 0;
-    for (std::size_t i = 0; i < a.size(); ++i) d += a[i] * b[i];
-    return d;
-  };
   EXPECT_FALSE(r.begin_read_inline(hs.id(), sizeof(double)));  // nothing held
   codelets::insert_dot(r, on(rt::Where::Cuda, true), kN, hx.id(), hy.id(), hs.id());
   ASSERT_TRUE(r.begin_read_inline(hs.id(), sizeof(double)));
