@@ -233,7 +233,9 @@ class PCG:
     """Preconditioned CG with every operation a task (on one GPU: launched on the calling thread's
     stream, see inline_launches): M = "none", "jacobi", "ic0" (IC(0) + two SpTRSV solves) or
     "cholesky" (the complete factor: one step is a direct solve). Stops when ||r|| <= max(rtol ||b||,
-    atol). Set up once; solve() many right-hand sides."""
+    atol). Set up once; solve() many right-hand sides. time_phases=True also waits after each phase,
+    so that PcgResult.time_split holds the SpMV / preconditioner / vector times (slower: the GPU
+    idles at each wait)."""
 
     def __init__(self, A, M="ic0", rtol=1e-8, atol=0.0, maxiter=1000, ic0_shift=0.0, device="auto", variant="auto",
                  time_phases=False, runtime=None):
