@@ -21,6 +21,10 @@
 namespace hetsparse::rt {
 namespace {
 
+// Each read begun and not finished (Impl::reads) has the staging slot of its index.
+static_assert(TaskRuntime::kInlineReads <= static_cast<int>(cuda::InlineCuda::kStagingSlots),
+              "a staging slot for every read begun");
+
 // What an inline call acquires for an access. A Scratch buffer is written on the node: the per-worker
 // copies that tasks use are other buffers. Commute is ReadWrite when only one caller runs.
 starpu_data_access_mode inline_mode(Access a) {
