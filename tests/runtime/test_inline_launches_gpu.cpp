@@ -182,7 +182,7 @@ TEST_F(InlineLaunches, BegunReadsSeeTheValueWhenTheyWereBegun) {
   codelets::insert_dot(r, on(rt::Where::Cuda, true), kN, hx.id(), hy.id(), hs.id());
   ASSERT_TRUE(r.begin_read_inline(hs.id(), sizeof(double)));
   EXPECT_THROW(r.begin_read_inline(hs.id(), sizeof(double)), InvalidArgument);  // one at a time per handle
-  EXPECT_THROW(r.begin_read_inline(hx.id(), 1024 * sizeof(double)), InvalidArgument);  // past its entries
+  EXPECT_THROW(r.begin_read_inline(hx.id(), 1024 * sizeof(double)), InvalidArgument);  // more than a slot takes
   codelets::insert_dot(r, on(rt::Where::Cuda, true), kN, hx.id(), hx.id(), hs.id());  // overwrites s
   codelets::insert_dot(r, on(rt::Where::Cuda, true), kN, hy.id(), hy.id(), ht.id());
   ASSERT_TRUE(r.begin_read_inline(ht.id(), sizeof(double)));
