@@ -125,6 +125,13 @@ __device__ void scanned_rows(const TiledArgs& a, const double* products, std::ui
   if (row != kNoMark) write_y(a, r0 + row, tail + (lane + 1 < kWarp ? after : next_warp));
 }
 
+// Whether load position i holds one of the tile's entries [e0, e1). Aligned loads start before e0 (at
+// its line), so positions below e0 are outside too: one unsigned comparison covers both ends.
+template <bool Aligned>
+__device__ __forceinline__ bool in_tile(std::uint32_t i, std::uint32_t e0, std::uint32_t e1) {
+  return Aligned ? i - e0 < e1 - e0 : i < e1;
+}
+
 // Phase 1 of a tile: every colind/values load first, then every gather. Product k of this thread is
 // entry e0 - lead + k Threads + threadIdx.x, 0 outside [e0, e1). Aligned: lead is e0's place in its
 // 32-entry line of colind, so a warp reads one 128-byte line of colind and two of values, not two and
@@ -139,7 +146,7 @@ __device__ __forceinline__ void load_products(const TiledArgs& a, std::uint32_t 
     const std::uint32_t i = start + k * Threads + threadIdx.x;
     col[k] = 0;
     product[k] = 0.0;
-    if (Aligned ? i - e0 < e1 - e0 : i < e1) {
+    if (in_tile<Aligned>(i, e0, e1)) {
       col[k] = __ldcs(a.colind + i);  // streamed: evict first, so x's lines stay in L2
       product[k] = __ldcs(a.values + i);
     }
@@ -147,7 +154,7 @@ __device__ __forceinline__ void load_products(const TiledArgs& a, std::uint32_t 
 #pragma unroll
   for (unsigned k = 0; k < Loads; ++k) {
     const std::uint32_t i = start + k * Threads + threadIdx.x;
-    if (Aligned ? i - e0 < e1 - e0 : i < e1) product[k] *= __ldg(a.x + col[k]);
+    if (in_tile<Aligned>(i, e0, e1)) product[k] *= __ldg(a.x + col[k]);
   }
 }
 
@@ -189,7 +196,7 @@ __global__ void __launch_bounds__(Threads) tiled_kernel(TiledArgs a) {
 #pragma unroll
   for (unsigned k = 0; k < kLoads; ++k) {
     const std::uint32_t u = k * Threads + threadIdx.x;
-    if (u - lead < n) products[slot(u)] = product[k];
+    if (in_tile<Aligned>(e0 - lead + u, e0, e1)) products[slot(u)] = product[k];
   }
   __syncthreads();
   const std::uint32_t nrows = a.plan.tile_row[tile + 1] - r0;
