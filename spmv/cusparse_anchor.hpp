@@ -12,7 +12,7 @@
 namespace hetsparse {
 
 // OwnKernel: the sub-warp CSR kernel; OwnTiled: the tiled kernel; OwnAuto: the own path the row
-// profile chooses (kernels::choose_spmv_path), as the partitioned product runs it.
+// profile chooses (kernels::choose_spmv), with its tiles, as the partitioned product runs it.
 enum class DirectSpmv { Cusparse, OwnKernel, OwnTiled, OwnAuto };
 
 struct DirectSpmvTiming {
@@ -26,7 +26,7 @@ struct DirectSpmvTiming {
   std::string path;         // "cusparse", "subwarp" or "tiled"
 };
 
-// tiles: the plan of OwnTiled / OwnAuto.
+// tiles: the plan of OwnTiled (OwnAuto takes the chosen one).
 DirectSpmvTiming time_direct_spmv(const Csr& A, const std::vector<double>& x, int runs, DirectSpmv impl,
                                   kernels::TilePlanOptions tiles = {});
 

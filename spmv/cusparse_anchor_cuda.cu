@@ -49,13 +49,14 @@ DirectSpmvTiming time_direct_spmv(const Csr& A, const std::vector<double>& x, in
   kernels::check_cusparse(cusparseSetStream(h, s), "cusparseSetStream");
   kernels::CsrView view{a.rows, static_cast<std::uint32_t>(a.colind.size()), rowptr.p, colind.p, values.p, 0};
   kernels::CusparseWorkspace ws;
+  if (impl == DirectSpmv::OwnAuto) {
+    const kernels::SpmvChoice chosen = kernels::choose_spmv(kernels::row_profile(a.rowptr.data(), a.rows));
+    impl = chosen.path == kernels::SpmvPath::Tiled ? DirectSpmv::OwnTiled : DirectSpmv::OwnKernel;
+    tiles = chosen.tiles;
+  }
   const kernels::TilePlan plan(a.rowptr.data(), a.rows, 0, tiles);
   DeviceArray<std::uint32_t> words(plan.words());
   DeviceArray<double> workspace(std::vector<double>(plan.workspace_bytes() / sizeof(double) + 1));
-  if (impl == DirectSpmv::OwnAuto)
-    impl = kernels::choose_spmv_path(kernels::row_profile(a.rowptr.data(), a.rows)) == kernels::SpmvPath::Tiled
-               ? DirectSpmv::OwnTiled
-               : DirectSpmv::OwnKernel;
   t.path = impl == DirectSpmv::Cusparse ? "cusparse" : impl == DirectSpmv::OwnTiled ? "tiled" : "subwarp";
   auto product = [&] {
     if (impl == DirectSpmv::Cusparse)

@@ -42,9 +42,9 @@ PartitionedSpmv::PartitionedSpmv(rt::TaskRuntime& rt, const Csr& A, VectorRef x,
     matrices[k] = Csr{};  // one copy of the part at a time
     part->has_task = partition_.has_task(k);
     part->name = std::string("spmv_") + fmt + "_p" + std::to_string(k);
-    part->plan = kernels::TilePlan(part->A.rowptr.data(), part->A.rows, 0, o.tiles);
-    part->path =
-        o.path ? *o.path : kernels::choose_spmv_path(kernels::row_profile(part->A.rowptr.data(), part->A.rows));
+    const kernels::SpmvChoice chosen = kernels::choose_spmv(kernels::row_profile(part->A.rowptr.data(), part->A.rows));
+    part->plan = kernels::TilePlan(part->A.rowptr.data(), part->A.rows, 0, o.tiles ? *o.tiles : chosen.tiles);
+    part->path = o.path ? *o.path : chosen.path;
     if (part->has_task) {
       part->a = rt::make_csr_handle(rt_, part->A);
       auto& words = const_cast<std::vector<std::uint32_t>&>(part->plan.words());

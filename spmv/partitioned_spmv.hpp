@@ -33,7 +33,7 @@ struct PartitionedSpmvOptions {
   planners::ModelOptions model;
   codelets::SpmvCudaImpl cuda_impl = codelets::SpmvCudaImpl::Own;
   std::optional<kernels::SpmvPath> path;  // own CUDA kernel; unset: by each part's row profile
-  kernels::TilePlanOptions tiles;
+  std::optional<kernels::TilePlanOptions> tiles;  // the tiled kernel's tiles; unset: by each part's rows
   // When every task of a product runs on one GPU, launch them on the calling thread's stream
   // (TaskRuntime::launch_inline) rather than as tasks: a chain of products then costs its kernels.
   bool inline_products = true;

@@ -28,10 +28,21 @@ void spmv_cpu(const CsrView& A, const double* x, double* y, double alpha, double
 
 // Hetsparse's own CSR-vector kernel, enqueued on `stream` (all pointers in device memory). Each row is
 // reduced by a sub-warp of 2..32 lanes, the width picked from the mean row length nnz / nrows; suited
-// to the short, even rows of PDE matrices (about 2.9 TB/s on an H100 for 4M-row 5- and 7-point
-// Laplacians). A row much longer than the mean is handled by one sub-warp: correct, but it leaves
-// the rest of the GPU waiting. Same beta == 0 rule as spmv_cpu.
+// to the short, even rows of PDE matrices (docs/benchmarks.md has its rates). A row much longer than
+// the mean is handled by one sub-warp: correct, but it leaves the rest of the GPU waiting. Same
+// beta == 0 rule as spmv_cpu.
 void spmv_cuda(cudaStream_t stream, const CsrView& A, const double* x, double* y, double alpha, double beta);
+
+// The entries of a row that spmv_cuda's sub-warp fetches in its first passes (its width times its
+// unrolling): the power of two, 4 to 64, that covers ceil(nnz / nrows), or 128 for longer rows. A row
+// of fewer entries leaves the rest of its lanes idle.
+constexpr std::uint32_t subwarp_row_slots(std::uint64_t nnz, std::uint32_t nrows) {
+  const std::uint64_t mean = nrows == 0 ? 0 : (nnz + nrows - 1) / nrows;
+  if (mean > 64) return 128;
+  std::uint32_t slots = 4;
+  while (slots < mean) slots *= 2;
+  return slots;
+}
 
 // Device scratch owned by the caller and reused across calls. Start it empty and let spmv_cusparse
 // grow it: when too small, the old block is freed with cudaFreeAsync and a new one taken with

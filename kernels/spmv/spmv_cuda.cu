@@ -118,19 +118,13 @@ void spmv_cuda(cudaStream_t stream, const CsrView& A, const double* x, double* y
   // Width * Unroll covers the mean row, so a typical row is fetched entirely by the peeled passes.
   // (Swept on H100 over Laplacians, banded rows of 13-150 entries and ragged rows of 0-200: this
   // choice stays within 5% of the best of 25 Width/Rows/Unroll variants on each.)
-  const std::uint64_t mean = (static_cast<std::uint64_t>(A.nnz) + A.nrows - 1) / A.nrows;
-  if (mean <= 4) {
-    launch<2, 2, 2>(stream, A, x, y, alpha, beta);
-  } else if (mean <= 8) {
-    launch<4, 2, 2>(stream, A, x, y, alpha, beta);
-  } else if (mean <= 16) {
-    launch<8, 2, 2>(stream, A, x, y, alpha, beta);
-  } else if (mean <= 32) {
-    launch<16, 2, 2>(stream, A, x, y, alpha, beta);
-  } else if (mean <= 64) {
-    launch<32, 2, 2>(stream, A, x, y, alpha, beta);
-  } else {
-    launch<32, 1, 4>(stream, A, x, y, alpha, beta);
+  switch (subwarp_row_slots(A.nnz, A.nrows)) {
+    case 4: launch<2, 2, 2>(stream, A, x, y, alpha, beta); break;
+    case 8: launch<4, 2, 2>(stream, A, x, y, alpha, beta); break;
+    case 16: launch<8, 2, 2>(stream, A, x, y, alpha, beta); break;
+    case 32: launch<16, 2, 2>(stream, A, x, y, alpha, beta); break;
+    case 64: launch<32, 2, 2>(stream, A, x, y, alpha, beta); break;
+    default: launch<32, 1, 4>(stream, A, x, y, alpha, beta); break;
   }
   check_cuda(cudaGetLastError(), "csr_vector_kernel launch in spmv_cuda");
 }

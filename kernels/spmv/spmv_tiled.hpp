@@ -112,7 +112,15 @@ RowProfile row_profile(const std::uint32_t* rowptr, std::uint32_t nrows);
 // Own CUDA SpMV paths: the sub-warp CSR kernel (spmv_cuda) or the tiled one.
 enum class SpmvPath : std::uint8_t { Subwarp, Tiled };
 const char* to_string(SpmvPath);
-// Sub-warp for even rows that fill a sub-warp, tiled for short, empty-laden or skewed rows.
-SpmvPath choose_spmv_path(const RowProfile& profile);
+
+// The own kernel for a row profile, and the tiles the tiled kernel takes for it (chosen or forced).
+struct SpmvChoice {
+  SpmvPath path = SpmvPath::Subwarp;
+  TilePlanOptions tiles;
+};
+// Tiled for skewed or empty-laden rows. Even rows go to the sub-warp kernel, unless the matrix is
+// too big for L2 and its rows fill less than two thirds of the sub-warp's first passes: the tiled
+// kernel, whose loads are full whatever the row length, then runs in tiles of 2048 entries.
+SpmvChoice choose_spmv(const RowProfile& profile);
 
 }  // namespace hetsparse::kernels

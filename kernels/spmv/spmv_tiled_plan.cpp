@@ -135,12 +135,20 @@ RowProfile row_profile(const std::uint32_t* rowptr, std::uint32_t nrows) {
 
 const char* to_string(SpmvPath p) { return p == SpmvPath::Subwarp ? "subwarp" : "tiled"; }
 
-SpmvPath choose_spmv_path(const RowProfile& p) {
+SpmvChoice choose_spmv(const RowProfile& p) {
   // The sub-warp kernel sizes its sub-warp by the mean row, so rows far above the mean leave the GPU
   // waiting on one sub-warp; on even rows, short ones included, it beats the tiled kernel (H100 sweep,
+  // docs/benchmarks.md) unless its lanes idle. Below about 8M nonzeros the matrix is largely served
+  // from L2 across products, and the sub-warp kernel's fewer instructions win even then (H200 sweep,
   // docs/benchmarks.md).
+  constexpr std::uint64_t kTiledEvenMinNnz = 8'000'000;
   const bool even = p.cv <= 0.5 && p.max <= 2 * p.mean + 16 && p.empty_share <= 0.05;
-  return even ? SpmvPath::Subwarp : SpmvPath::Tiled;
+  const std::uint32_t slots = subwarp_row_slots(p.nnz, p.rows);
+  const bool idle_lanes = slots <= 64 && 3 * p.mean < 2.0 * slots;
+  SpmvChoice c;
+  if (even && p.nnz >= kTiledEvenMinNnz) c.tiles = {2048, 512};
+  c.path = even && !(idle_lanes && p.nnz >= kTiledEvenMinNnz) ? SpmvPath::Subwarp : SpmvPath::Tiled;
+  return c;
 }
 
 }  // namespace hetsparse::kernels

@@ -159,7 +159,7 @@ TEST(SpmvPathChoice, RowProfilesPickTheKernel) {
   EXPECT_DOUBLE_EQ(p.mean, 7.0);
   EXPECT_EQ(p.max, 7u);
   EXPECT_DOUBLE_EQ(p.cv, 0.0);
-  EXPECT_EQ(kernels::choose_spmv_path(p), kernels::SpmvPath::Subwarp);
+  EXPECT_EQ(kernels::choose_spmv(p).path, kernels::SpmvPath::Subwarp);
   // Short even rows (triangles of meshes) too.
   std::vector<std::uint32_t> shorter{0}, hub{0}, holes{0};
   for (int r = 0; r < 1000; ++r) {
@@ -167,13 +167,47 @@ TEST(SpmvPathChoice, RowProfilesPickTheKernel) {
     hub.push_back(hub.back() + (r == 500 ? 5000 : 8));
     holes.push_back(holes.back() + (r % 4 == 0 ? 0 : 10));
   }
-  EXPECT_EQ(kernels::choose_spmv_path(kernels::row_profile(shorter.data(), 1000)), kernels::SpmvPath::Subwarp);
+  EXPECT_EQ(kernels::choose_spmv(kernels::row_profile(shorter.data(), 1000)).path, kernels::SpmvPath::Subwarp);
   // Skew (a hub row), many empty rows: the tiled kernel.
   for (const auto* rowptr : {&hub, &holes}) {
     const kernels::RowProfile q = kernels::row_profile(rowptr->data(), 1000);
-    EXPECT_EQ(kernels::choose_spmv_path(q), kernels::SpmvPath::Tiled) << "mean " << q.mean << " max " << q.max;
+    const kernels::SpmvChoice c = kernels::choose_spmv(q);
+    EXPECT_EQ(c.path, kernels::SpmvPath::Tiled) << "mean " << q.mean << " max " << q.max;
+    EXPECT_EQ(c.tiles.max_entries, kernels::TilePlanOptions{}.max_entries);
   }
   EXPECT_NEAR(kernels::row_profile(holes.data(), 1000).empty_share, 0.25, 1e-12);
+}
+
+// A profile of even rows: `rows` rows of `len` entries.
+kernels::RowProfile even_rows(std::uint32_t rows, std::uint32_t len) {
+  return {rows, std::uint64_t{rows} * len, static_cast<double>(len), len, 0.0, 0.0};
+}
+
+TEST(SpmvPathChoice, EvenRowsThatIdleTheSubwarpGoTiledOnceTheMatrixOutgrowsL2) {
+  EXPECT_EQ(kernels::subwarp_row_slots(5 * 1000, 1000), 8u);
+  EXPECT_EQ(kernels::subwarp_row_slots(17 * 1000, 1000), 32u);
+  EXPECT_EQ(kernels::subwarp_row_slots(81 * 1000, 1000), 128u);
+  EXPECT_EQ(kernels::subwarp_row_slots(0, 1000), 4u);
+  struct Case {
+    std::uint32_t rows, len;
+    kernels::SpmvPath path;
+    std::uint32_t tile_entries;
+  };
+  const std::uint32_t plain = kernels::TilePlanOptions{}.max_entries;
+  for (const Case& c : {
+           Case{3'000'000, 17, kernels::SpmvPath::Tiled, 2048},   // 17 of 32 slots, 51M nonzeros
+           Case{500'000, 17, kernels::SpmvPath::Tiled, 2048},     // 8.5M
+           Case{400'000, 17, kernels::SpmvPath::Subwarp, plain},  // 6.8M: largely served from L2
+           Case{4'000'000, 7, kernels::SpmvPath::Subwarp, 2048},  // 7 of 8 slots
+           Case{2'000'000, 27, kernels::SpmvPath::Subwarp, 2048}, // 27 of 32
+           Case{3'000'000, 21, kernels::SpmvPath::Tiled, 2048},   // 21 of 32 (3-dof 7-point)
+           Case{700'000, 81, kernels::SpmvPath::Subwarp, 2048},   // past the sub-warp's first passes
+       }) {
+    SCOPED_TRACE(std::to_string(c.rows) + " rows of " + std::to_string(c.len));
+    const kernels::SpmvChoice got = kernels::choose_spmv(even_rows(c.rows, c.len));
+    EXPECT_EQ(got.path, c.path);
+    EXPECT_EQ(got.tiles.max_entries, c.tile_entries);
+  }
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "hetsparse/error.hpp"
+#include "sparse/generator_spec.hpp"
 #include "tests/support/codelet_checks.hpp"
 #include "tests/support/cuda_test_support.hpp"
 #include "tests/support/partitioned_spmv_checks.hpp"
@@ -69,6 +70,27 @@ TEST_F(PartitionedSpmvGpu, EveryCudaImplementation) {
   o.cuda_impl = codelets::SpmvCudaImpl::Cusparse;
   SCOPED_TRACE("cusparse");
   check_partitioned_spmv(r, A, o, 12);
+}
+
+TEST_F(PartitionedSpmvGpu, TheRowProfileChoosesTheKernelAndItsTiles) {
+  // Even rows of 17 entries fill 17 of a sub-warp's 32 slots: past 8M nonzeros the tiled kernel runs,
+  // in tiles of 2048 entries; below, and for rows that fill a sub-warp, the sub-warp kernel.
+  rt::Runtime r(test_runtime_options("dmdas", 1, 1));
+  const std::pair<const char*, kernels::SpmvPath> cases[] = {{"banded:500000:8:1", kernels::SpmvPath::Tiled},
+                                                             {"banded:50000:8:1", kernels::SpmvPath::Subwarp},
+                                                             {"lap3d:60", kernels::SpmvPath::Subwarp}};
+  std::uint64_t seed = 40;
+  for (const auto& [spec, path] : cases) {
+    SCOPED_TRACE(spec);
+    const Csr A = generate(spec);
+    const PartitionedSpmvOptions o = on_gpu(PartitionFormat::Pcsr, 1);
+    std::vector<double> x(A.cols, 1.0), y(A.rows);
+    {
+      PartitionedSpmv s(r, A, {x.data(), x.size()}, {y.data(), y.size()}, o);
+      EXPECT_EQ(s.paths(), std::vector<kernels::SpmvPath>{path});
+    }
+    check_partitioned_spmv(r, A, o, ++seed);
+  }
 }
 
 TEST_F(PartitionedSpmvGpu, CpuAndGpuPartsTogether) {
