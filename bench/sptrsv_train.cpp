@@ -43,7 +43,7 @@ std::vector<std::string> split(const std::string& s, char sep) {
 
 sptrsv::SelectionStore store_for(const cli::ArgParser& p) {
   const std::string gpu = sptrsv::cuda_device_name();
-  if (gpu.empty()) throw InvalidArgument("sptrsv_train: no CUDA device (training times schemes on the GPU)");
+  if (gpu.empty()) throw InvalidArgument("bench_sptrsv_train: no CUDA device (training times schemes on the GPU)");
   return {sptrsv::resolve_perfmodel_dir(p.get("perfmodel-dir")), gpu};
 }
 
@@ -127,7 +127,7 @@ int fusion(int argc, char** argv) {
     std::printf("threshold %5.1f: geometric mean %.4f ms\n", c.thresholds[i], c.geomean_ms[i]);
   if (!c.note.empty()) std::printf("note: %s\n", c.note.c_str());
   if (c.matrices == 0) {
-    std::fprintf(stderr, "sptrsv_train fusion: nothing could be timed\n");
+    std::fprintf(stderr, "bench_sptrsv_train fusion: nothing could be timed\n");
     return 1;
   }
   store.store_fusion_threshold(c.threshold);
@@ -148,8 +148,8 @@ int main(int argc, char** argv) try {
   if (step == "search") return search(argc - 2, argv + 2);
   if (step == "fit") return fit(argc - 2, argv + 2);
   if (step == "fusion") return fusion(argc - 2, argv + 2);
-  std::fprintf(stderr, "sptrsv_train: unknown step '%s'\n%s\n", step.c_str(), usage.c_str());
+  std::fprintf(stderr, "bench_sptrsv_train: unknown step '%s'\n%s\n", step.c_str(), usage.c_str());
   return 2;
 } catch (const std::exception& e) {
-  return cli::report_failure("sptrsv_train", e);
+  return cli::report_failure("bench_sptrsv_train", e);
 }
