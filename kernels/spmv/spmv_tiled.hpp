@@ -118,9 +118,10 @@ struct SpmvChoice {
   SpmvPath path = SpmvPath::Subwarp;
   TilePlanOptions tiles;
 };
-// Tiled for skewed or empty-laden rows. Even rows go to the sub-warp kernel, unless the matrix is
-// too big for L2 and its rows fill less than two thirds of the sub-warp's first passes: the tiled
-// kernel, whose loads are full whatever the row length, then runs in tiles of 2048 entries.
+// Tiled for skewed or empty-laden rows (in tiles of 2048 entries when rows average 24 or more, else
+// 1024). Even rows go to the sub-warp kernel, unless the matrix is too big for L2 and its rows fill
+// less than two thirds of the sub-warp's first passes: the tiled kernel, whose loads are full
+// whatever the row length, then runs in tiles of 2048 entries.
 SpmvChoice choose_spmv(const RowProfile& profile);
 
 }  // namespace hetsparse::kernels

@@ -141,12 +141,15 @@ SpmvChoice choose_spmv(const RowProfile& p) {
   // docs/benchmarks.md) unless its lanes idle. Below about 8M nonzeros the matrix is largely served
   // from L2 across products, and the sub-warp kernel's fewer instructions win even then (H200 sweep,
   // docs/benchmarks.md).
+  // Tiles of 2048 entries suit even rows past that size, and skewed rows of 24 entries or more on
+  // average; skewed shorter rows split either way by matrix (H200 sweeps, docs/benchmarks.md).
   constexpr std::uint64_t kTiledEvenMinNnz = 8'000'000;
+  constexpr double kWideTilesSkewedMinMean = 24;
   const bool even = p.cv <= 0.5 && p.max <= 2 * p.mean + 16 && p.empty_share <= 0.05;
   const std::uint32_t slots = subwarp_row_slots(p.nnz, p.rows);
   const bool idle_lanes = slots <= 64 && 3 * p.mean < 2.0 * slots;
   SpmvChoice c;
-  if (even && p.nnz >= kTiledEvenMinNnz) c.tiles = {2048, 512};
+  if (even ? p.nnz >= kTiledEvenMinNnz : p.mean >= kWideTilesSkewedMinMean) c.tiles = {2048, 512};
   c.path = even && !(idle_lanes && p.nnz >= kTiledEvenMinNnz) ? SpmvPath::Subwarp : SpmvPath::Tiled;
   return c;
 }

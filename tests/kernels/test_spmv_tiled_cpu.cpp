@@ -173,9 +173,20 @@ TEST(SpmvPathChoice, RowProfilesPickTheKernel) {
     const kernels::RowProfile q = kernels::row_profile(rowptr->data(), 1000);
     const kernels::SpmvChoice c = kernels::choose_spmv(q);
     EXPECT_EQ(c.path, kernels::SpmvPath::Tiled) << "mean " << q.mean << " max " << q.max;
-    EXPECT_EQ(c.tiles.max_entries, kernels::TilePlanOptions{}.max_entries);
+    EXPECT_EQ(c.tiles.max_entries, kernels::TilePlanOptions{}.max_entries) << "short skewed rows: tiles of 1024";
   }
   EXPECT_NEAR(kernels::row_profile(holes.data(), 1000).empty_share, 0.25, 1e-12);
+}
+
+TEST(SpmvPathChoice, SkewedRowsOf24EntriesOrMoreGetTilesOf2048) {
+  kernels::RowProfile wide{2'000'000, 60'000'000, 30.0, 30'000, 9.9, 0.0};  // an R-MAT graph's shape
+  EXPECT_EQ(kernels::choose_spmv(wide).path, kernels::SpmvPath::Tiled);
+  EXPECT_EQ(kernels::choose_spmv(wide).tiles.max_entries, 2048u);
+  kernels::RowProfile narrow = wide;
+  narrow.mean = 15.0;
+  narrow.nnz = 30'000'000;
+  EXPECT_EQ(kernels::choose_spmv(narrow).path, kernels::SpmvPath::Tiled);
+  EXPECT_EQ(kernels::choose_spmv(narrow).tiles.max_entries, 1024u);
 }
 
 // A profile of even rows: `rows` rows of `len` entries.
