@@ -50,7 +50,8 @@ Json part_json(const PartitionedSpmv& s, std::size_t k) {
       .set("rows", static_cast<long long>(part.rows()))
       .set("cols", static_cast<long long>(part.col_end - part.col_begin))
       .set("nnz", static_cast<long long>(part.nnz))
-      .set("cuda_path", kernels::to_string(s.paths()[k]));
+      .set("cuda_path", kernels::to_string(s.paths()[k]))
+      .set("tile_entries", static_cast<long long>(s.tile_entries()[k]));
 }
 
 }  // namespace

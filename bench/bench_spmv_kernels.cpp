@@ -136,7 +136,8 @@ int main(int argc, char** argv) try {
       cli::Json j;
       j.set("matrix", label).set("rows", static_cast<long long>(A.rows)).set("nnz", static_cast<long long>(A.nnz()))
           .set("mean_row", prof.mean).set("max_row", static_cast<long long>(prof.max)).set("row_cv", prof.cv)
-          .set("chosen_path", kernels::to_string(kernels::choose_spmv(prof).path)).set("kernel", v.name)
+          .set("chosen_path", kernels::to_string(kernels::choose_spmv(prof).path))
+          .set("chosen_tile_entries", static_cast<long long>(kernels::choose_spmv(prof).tiles.max_entries)).set("kernel", v.name)
           .set("available", t.available);
       if (!t.available) {
         j.set("reason", t.reason);

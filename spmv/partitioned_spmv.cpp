@@ -1,6 +1,7 @@
 // PartitionedSpmv set-up: topology, placement, format, part matrices, plans and handles.
 #include "spmv/partitioned_spmv.hpp"
 
+#include <map>
 #include <string>
 
 #include "hetsparse/error.hpp"
@@ -36,14 +37,21 @@ PartitionedSpmv::PartitionedSpmv(rt::TaskRuntime& rt, const Csr& A, VectorRef x,
     if (!placement_.homes[k].cpu) merge_device_ = placement_.homes[k].device;
 
   std::vector<Csr> matrices = part_matrices(A, partition_);
+  // What each GPU streams a product, all its parts: whether the matrix stays in its L2 (choose_spmv).
+  std::map<int, std::uint64_t> device_nnz;
+  for (std::size_t k = 0; k < matrices.size(); ++k)
+    if (!placement_.homes[k].cpu) device_nnz[placement_.homes[k].device] += static_cast<std::uint64_t>(matrices[k].nnz());
   const char* fmt = planners::to_string(partition_.format);
   for (std::size_t k = 0; k < matrices.size(); ++k) {
     auto part = std::make_unique<Part>(matrices[k]);
     matrices[k] = Csr{};  // one copy of the part at a time
     part->has_task = partition_.has_task(k);
     part->name = std::string("spmv_") + fmt + "_p" + std::to_string(k);
-    const kernels::SpmvChoice chosen = kernels::choose_spmv(kernels::row_profile(part->A.rowptr.data(), part->A.rows));
-    part->plan = kernels::TilePlan(part->A.rowptr.data(), part->A.rows, 0, o.tiles ? *o.tiles : chosen.tiles);
+    const planners::PartHome& home = placement_.homes[k];
+    const kernels::SpmvChoice chosen = kernels::choose_spmv(kernels::row_profile(part->A.rowptr.data(), part->A.rows),
+                                                            home.cpu ? 0 : device_nnz[home.device]);
+    part->tiles = o.tiles ? *o.tiles : chosen.tiles;
+    part->plan = kernels::TilePlan(part->A.rowptr.data(), part->A.rows, 0, part->tiles);
     part->path = o.path ? *o.path : chosen.path;
     if (part->has_task) {
       part->a = rt::make_csr_handle(rt_, part->A);
@@ -113,6 +121,12 @@ std::vector<kernels::SpmvPath> PartitionedSpmv::paths() const {
   std::vector<kernels::SpmvPath> p;
   for (const auto& part : parts_) p.push_back(part->path);
   return p;
+}
+
+std::vector<std::uint32_t> PartitionedSpmv::tile_entries() const {
+  std::vector<std::uint32_t> t;
+  for (const auto& part : parts_) t.push_back(part->tiles.max_entries);
+  return t;
 }
 
 std::size_t PartitionedSpmv::tasks_per_product() const {

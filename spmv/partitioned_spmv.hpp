@@ -59,6 +59,8 @@ class PartitionedSpmv {
   const planners::SpmvTopology& topology() const { return topology_; }
   // The own CUDA kernel each part runs (parts without a task included).
   std::vector<kernels::SpmvPath> paths() const;
+  // The tile size of each part's plan (TilePlanOptions::max_entries), for the tiled kernels.
+  std::vector<std::uint32_t> tile_entries() const;
   std::size_t tasks_per_product() const;
   // Where the merges run: a CUDA device, or -1 for CPU workers.
   int merge_device() const { return merge_device_; }

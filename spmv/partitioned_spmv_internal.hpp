@@ -12,6 +12,7 @@ namespace hetsparse {
 struct PartitionedSpmv::Part {
   explicit Part(const Csr& c) : A(c) {}
   rt::Csr32 A;
+  kernels::TilePlanOptions tiles;  // what its plan was made with
   kernels::TilePlan plan;
   kernels::SpmvPath path = kernels::SpmvPath::Tiled;
   rt::DataHandle a, plan_h, workspace;

@@ -27,8 +27,7 @@ inline bool is_piece(std::uint32_t tile_long) { return tile_long < kBalancedTile
 enum class TileReduce : std::uint8_t { Auto, Grouped, Balanced };
 
 struct TilePlanOptions {
-  // Nonzeros per tile, at most kTileMaxEntries: 1024 was the best of 512..4096 on the power-law
-  // matrices the tiled path is chosen for (H100 sweep, docs/benchmarks.md).
+  // Nonzeros per tile, at most kTileMaxEntries. choose_spmv picks 1024 or 2048 by the row profile.
   std::uint32_t max_entries = 1024;
   std::uint32_t max_rows = 256;  // rows per tile, at most kTileMaxRows (bounds tiles of tiny rows)
   // CUDA threads per tile: 128, 256 or 512, each loading up to 16 entries; 0: 256 (512 for tiles
@@ -119,9 +118,10 @@ struct SpmvChoice {
   TilePlanOptions tiles;
 };
 // Tiled for skewed or empty-laden rows (in tiles of 2048 entries when rows average 24 or more, else
-// 1024). Even rows go to the sub-warp kernel, unless the matrix is too big for L2 and its rows fill
-// less than two thirds of the sub-warp's first passes: the tiled kernel, whose loads are full
-// whatever the row length, then runs in tiles of 2048 entries.
-SpmvChoice choose_spmv(const RowProfile& profile);
+// 1024). Even rows go to the sub-warp kernel, unless their device streams 8M nonzeros or more a
+// product (an empirical crossover, about twice L2) and the rows fill less than two thirds of the
+// sub-warp's first passes: the tiled kernel, whose loads are full whatever the row length, then runs
+// in tiles of 2048 entries. device_nnz: the nonzeros of every part the device runs (0: the profile's).
+SpmvChoice choose_spmv(const RowProfile& profile, std::uint64_t device_nnz = 0);
 
 }  // namespace hetsparse::kernels

@@ -135,22 +135,23 @@ RowProfile row_profile(const std::uint32_t* rowptr, std::uint32_t nrows) {
 
 const char* to_string(SpmvPath p) { return p == SpmvPath::Subwarp ? "subwarp" : "tiled"; }
 
-SpmvChoice choose_spmv(const RowProfile& p) {
+SpmvChoice choose_spmv(const RowProfile& p, std::uint64_t device_nnz) {
   // The sub-warp kernel sizes its sub-warp by the mean row, so rows far above the mean leave the GPU
   // waiting on one sub-warp; on even rows, short ones included, it beats the tiled kernel (H100 sweep,
-  // docs/benchmarks.md) unless its lanes idle. Below about 8M nonzeros the matrix is largely served
-  // from L2 across products, and the sub-warp kernel's fewer instructions win even then (H200 sweep,
-  // docs/benchmarks.md).
+  // docs/benchmarks.md) unless its lanes idle. Below about 8M nonzeros a device streams, part of the
+  // matrix stays in L2 across products, and the sub-warp kernel's fewer instructions win even then
+  // (H200 sweep, docs/benchmarks.md).
   // Tiles of 2048 entries suit even rows past that size, and skewed rows of 24 entries or more on
   // average; skewed shorter rows split either way by matrix (H200 sweeps, docs/benchmarks.md).
   constexpr std::uint64_t kTiledEvenMinNnz = 8'000'000;
   constexpr double kWideTilesSkewedMinMean = 24;
   const bool even = p.cv <= 0.5 && p.max <= 2 * p.mean + 16 && p.empty_share <= 0.05;
+  const bool big = (device_nnz > 0 ? device_nnz : p.nnz) >= kTiledEvenMinNnz;
   const std::uint32_t slots = subwarp_row_slots(p.nnz, p.rows);
   const bool idle_lanes = slots <= 64 && 3 * p.mean < 2.0 * slots;
   SpmvChoice c;
-  if (even ? p.nnz >= kTiledEvenMinNnz : p.mean >= kWideTilesSkewedMinMean) c.tiles = {2048, 512};
-  c.path = even && !(idle_lanes && p.nnz >= kTiledEvenMinNnz) ? SpmvPath::Subwarp : SpmvPath::Tiled;
+  if (even ? big : p.mean >= kWideTilesSkewedMinMean) c.tiles = {2048, 512};
+  c.path = even && !(idle_lanes && big) ? SpmvPath::Subwarp : SpmvPath::Tiled;
   return c;
 }
 

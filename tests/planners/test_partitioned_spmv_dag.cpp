@@ -1,7 +1,8 @@
 // PartitionedSpmv's task graphs on the RecordingRuntime (no StarPU): pCSR parts are independent and
 // pinned to their GPUs; pCSC partials meet in merges, per NUMA domain first; pCOO owners merge the
 // pieces of their last row, copied out first when computed on another device; CPU parts are pinned
-// to their NUMA node's workers; a second product waits only for what it overwrites.
+// to their NUMA node's workers; a second product waits only for what it overwrites; a GPU's parts
+// choose their kernel by what the GPU streams in all.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 
 #include "hetsparse/error.hpp"
 #include "runtime/recording_runtime.hpp"
+#include "sparse/generator_spec.hpp"
 #include "spmv/partitioned_spmv.hpp"
 #include "tests/support/spmv_partition_checks.hpp"
 
@@ -144,6 +146,28 @@ TEST(PartitionedSpmvDag, BadSizesAndRecordedPins) {
   std::vector<double> y_ok(A.rows);
   PartitionedSpmv s(r, A, {x.data(), x.size()}, {y_ok.data(), y_ok.size()}, o);
   EXPECT_THROW(s.submit(), InvalidArgument);
+}
+
+TEST(PartitionedSpmvDag, PartsOfOneGpuChooseTheirKernelByWhatTheGpuStreams) {
+  // 10.2M nonzeros of even 17-entry rows (17 of a sub-warp's 32 slots) in four parts of 2.55M: on one
+  // GPU they stream 10.2M a product, past the 8M crossover, and take the tiled kernel in tiles of
+  // 2048; one part a GPU streams 2.55M, and the sub-warp kernel runs.
+  const Csr A = generate("banded:600000:8:1");
+  std::vector<double> x(A.cols, 1.0), y(A.rows);
+  for (const int gpus : {1, 4}) {
+    SCOPED_TRACE(std::to_string(gpus) + " GPUs");
+    rt::RecordingRuntime r;
+    r.set_cuda_workers(gpus);
+    PartitionedSpmvOptions o = with(PartitionFormat::Pcsr, 4);
+    o.placement.cpus = planners::CpuUse::Never;
+    PartitionedSpmv s(r, A, {x.data(), x.size()}, {y.data(), y.size()}, o);
+    ASSERT_EQ(s.paths().size(), 4u);
+    for (std::size_t k = 0; k < 4; ++k) {
+      EXPECT_EQ(s.placement().homes[k].device, gpus == 1 ? 0 : int(k));
+      EXPECT_EQ(s.paths()[k], gpus == 1 ? kernels::SpmvPath::Tiled : kernels::SpmvPath::Subwarp);
+      EXPECT_EQ(s.tile_entries()[k], gpus == 1 ? 2048u : 1024u);
+    }
+  }
 }
 
 }  // namespace

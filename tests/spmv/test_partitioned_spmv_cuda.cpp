@@ -1,7 +1,7 @@
 // The partitioned product on a GPU through StarPU: N parts of every format on the one device (each
 // pinned to it), each own CUDA path and cuSPARSE, CPU and GPU parts together, vectors resident in GPU
-// memory across repeated products, products launched inline or as tasks, and a part pinned to a device
-// no worker drives.
+// memory across repeated products, products launched inline or as tasks, a part pinned to a device
+// no worker drives, and the kernel each part's rows choose.
 #include <gtest/gtest.h>
 
 #include <limits>
@@ -74,7 +74,7 @@ TEST_F(PartitionedSpmvGpu, EveryCudaImplementation) {
 
 TEST_F(PartitionedSpmvGpu, TheRowProfileChoosesTheKernelAndItsTiles) {
   // Even rows of 17 entries fill 17 of a sub-warp's 32 slots: past 8M nonzeros the tiled kernel runs,
-  // in tiles of 2048 entries; below, and for rows that fill a sub-warp, the sub-warp kernel.
+  // in tiles of 2048 entries; below 8M, the sub-warp kernel, whatever the rows.
   rt::Runtime r(test_runtime_options("dmdas", 1, 1));
   const std::pair<const char*, kernels::SpmvPath> cases[] = {{"banded:500000:8:1", kernels::SpmvPath::Tiled},
                                                              {"banded:50000:8:1", kernels::SpmvPath::Subwarp},
