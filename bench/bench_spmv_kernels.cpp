@@ -117,6 +117,7 @@ int main(int argc, char** argv) try {
     ref::spmv(A, x.data(), ref.data());
     std::vector<std::uint32_t> rowptr(A.rowptr.begin(), A.rowptr.end());
     const kernels::RowProfile prof = kernels::row_profile(rowptr.data(), static_cast<std::uint32_t>(A.rows));
+    const kernels::SpmvChoice chosen = kernels::choose_spmv(prof);
     const double bytes = 12.0 * double(A.nnz()) + 20.0 * double(A.rows);
     struct Variant {
       std::string name;
@@ -136,8 +137,8 @@ int main(int argc, char** argv) try {
       cli::Json j;
       j.set("matrix", label).set("rows", static_cast<long long>(A.rows)).set("nnz", static_cast<long long>(A.nnz()))
           .set("mean_row", prof.mean).set("max_row", static_cast<long long>(prof.max)).set("row_cv", prof.cv)
-          .set("chosen_path", kernels::to_string(kernels::choose_spmv(prof).path))
-          .set("chosen_tile_entries", static_cast<long long>(kernels::choose_spmv(prof).tiles.max_entries)).set("kernel", v.name)
+          .set("chosen_path", kernels::to_string(chosen.path))
+          .set("chosen_tile_entries", static_cast<long long>(chosen.tiles.max_entries)).set("kernel", v.name)
           .set("available", t.available);
       if (!t.available) {
         j.set("reason", t.reason);
